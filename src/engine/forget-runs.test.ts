@@ -102,7 +102,14 @@ describe('forget a run or a Claude Code session', () => {
   });
 
   /** Learns a session as the hooks do (hooks/ingest): a prompt with a correction, a failed Bash call, a failed test. */
-  async function learned(store: Store, session: string, at: number, secret: string, tool = 'pnpm') {
+  async function learned(
+    store: Store,
+    session: string,
+    at: number,
+    secret: string,
+    tool = 'pnpm',
+    command = 'redis-cli -h cache.acme.io ping',
+  ) {
     const cwd = join(base, 'proj');
     mkdirSync(join(cwd, '.git'), { recursive: true });
     const failed = (command: string, error: string, t: number) => ({
@@ -114,7 +121,7 @@ describe('forget a run or a Claude Code session', () => {
     });
     await store.enqueueHookEvents('p', [
       { session, turn: 'next', kind: 'prompt', at, payload: { prompt: `no, use ${tool} not npm` } },
-      failed('redis-cli -h cache.acme.io ping', `Error: NOAUTH for ${secret} (customer 4471 Jane Roe)`, at + 1),
+      failed(command, `Error: NOAUTH for ${secret} (customer 4471 Jane Roe)`, at + 1),
       failed('npm test', 'FAIL src/a.test.ts', at + 2),
     ]);
     const lines: string[] = [];
@@ -141,6 +148,48 @@ describe('forget a run or a Claude Code session', () => {
     expect(await texts(store)).toContain('Other-Session-7');
     expect(left.map((o) => o.id)).toContain(correction);
     expect(left).toHaveLength(before.length - 2);
+    await credence.close();
+  });
+
+  it("two sessions' failed calls in one millisecond: forgetting one keeps the other's, the user's", async () => {
+    // Before: matched on time and tool only, sess-b's error and a note the user typed were forgotten with sess-a.
+    const { credence, store } = await engine();
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    await learned(store, 'sess-b', AT + 100, 'Other-Session-7', 'yarn');
+    const typed = { timestamp: new Date(AT + 101).toISOString(), type: 'error' as const, confidence: 0.7 };
+    await credence.observe([
+      { ...typed, observation: 'my own note about Bash', tags: ['hook', 'claude-code', 'Bash'] },
+    ]);
+    const result = await credence.forget('sess-a');
+    expect(result.observationsForgotten).toHaveLength(2);
+    const left = await texts(store);
+    expect(left).not.toContain('Kestrel-Mango-42');
+    expect(left).toContain('Other-Session-7');
+    expect(left).toContain('my own note about Bash');
+    expect(left.match(/tests failed: npm test/g)).toHaveLength(1);
+    await credence.close();
+  });
+
+  it('an observation stored before the session tag is taken only when text it quotes is in the call', async () => {
+    const { credence, store } = await engine();
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    await learned(store, 'sess-b', AT + 100, 'Other-Session-7', 'yarn', 'redis-cli -h queue.acme.io ping');
+    // As older hooks stored them: no `session:` tag.
+    const all = await store.listObservations('p');
+    await store.deleteObservations(
+      'p',
+      all.map((o) => o.id),
+    );
+    await store.insertObservations(
+      'p',
+      all.map((o) => ({ ...o, tags: o.tags.filter((t) => !t.startsWith('session:')) })),
+    );
+    const result = await credence.forget('sess-a');
+    const left = await texts(store);
+    expect(left).not.toContain('Kestrel-Mango-42');
+    expect(left).toContain('Other-Session-7');
+    // Its error (the command is in its call) goes, and the test run (`npm test` at that time: one without the tag).
+    expect(result.observationsForgotten).toHaveLength(2);
     await credence.close();
   });
 

@@ -11,8 +11,8 @@
 import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
-import { isRuleSource, observationSource } from '../core/learning/rule-trust.js';
-import { sessionLabel } from '../core/runs/session-label.js';
+import { isRuleSource, observationSource, sourceTag } from '../core/learning/rule-trust.js';
+import { SESSION_TAG_PREFIX, sessionLabel } from '../core/runs/session-label.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import {
@@ -357,20 +357,59 @@ async function checkFilesHolding(ctx: Ctx, ids: ReadonlySet<string>): Promise<vo
 }
 
 /**
- * The hooks' observations learned from these runs' calls: tagged `hook` and `claude-code`, with the call's tool among
- * their tags and the call's time as theirs (the hooks date both by the tool event). A failed call's error, a test
- * run, a commit: each derived from that one call. A correction comes from a prompt, never from a call.
+ * The hooks' observations learned from these runs' calls: tagged `hook` and `claude-code`, a source the hooks give
+ * (`source:tool-output` or `source:template`, never the user's), the call's tool among their tags and its time as
+ * theirs. Since the hooks tag each with its session (`session:<label>`), one with another session's tag is never
+ * taken; an older one without it is taken only when text it quotes (its evidence or its text after `: `, as the
+ * hooks word them: `command: …`, `runner: …`, `tests failed: …`) is in the call's input or output. A correction, an
+ * observation typed with `credence observe`, and one from another session at the same time all stay (an older one
+ * of another session's call with the same tool, time and command cannot be told apart).
  */
 async function learnedFromCalls(ctx: Ctx, runs: readonly ExecutionRecord[]): Promise<ObservationRecord[]> {
-  const calls = new Set(runs.flatMap((r) => r.calls.flatMap((c) => (c.at === undefined ? [] : [`${c.at} ${c.tool}`]))));
+  const calls = new Map<string, { label: string | undefined; text: string[] }[]>();
+  for (const r of runs) {
+    const label = /^cc-(.+)-\d+$/.exec(r.id)?.[1];
+    for (const c of r.calls) {
+      if (c.at === undefined) continue;
+      const key = `${c.at} ${c.tool}`;
+      calls.set(key, [...(calls.get(key) ?? []), { label, text: callTexts(c) }]);
+    }
+  }
   if (calls.size === 0) return [];
-  return (await ctx.store.listObservations(ctx.scope)).filter(
-    (o) =>
-      o.tags.includes('hook') &&
-      o.tags.includes('claude-code') &&
-      !o.tags.includes('correction') &&
-      o.tags.some((t) => calls.has(`${o.timestamp} ${t}`)),
-  );
+  return (await ctx.store.listObservations(ctx.scope)).filter((o) => {
+    if (!o.tags.includes('hook') || !o.tags.includes('claude-code') || o.tags.includes('correction')) return false;
+    if (!o.tags.includes(sourceTag('tool-output')) && !o.tags.includes(sourceTag('template'))) return false;
+    const tagged = o.tags
+      .filter((t) => t.startsWith(SESSION_TAG_PREFIX))
+      .map((t) => t.slice(SESSION_TAG_PREFIX.length));
+    return o.tags.some((t) =>
+      (calls.get(`${o.timestamp} ${t}`) ?? []).some((call) =>
+        tagged.length > 0
+          ? call.label !== undefined && tagged.includes(call.label)
+          : quoted(o).some((q) => call.text.some((x) => x.includes(q))),
+      ),
+    );
+  });
+}
+
+/** What an observation of the hooks quotes: its evidence and its text, each after its label (`command: `). */
+function quoted(o: ObservationRecord): string[] {
+  return [o.observation, ...o.evidence]
+    .map((t) => /^[^:]{1,40}: (.+)$/.exec(t)?.[1]?.trim() ?? '')
+    .filter((t) => t.length >= 3);
+}
+
+/** The texts a call holds: its input as kept, the strings in it (a command unescaped) and its output. */
+function callTexts(call: ExecutionRecord['calls'][number]): string[] {
+  const texts = [call.input, call.output].filter((t): t is string => t !== undefined);
+  try {
+    const input: unknown = call.input === undefined ? undefined : JSON.parse(call.input);
+    if (typeof input === 'object' && input !== null)
+      for (const v of Object.values(input)) if (typeof v === 'string') texts.push(v);
+  } catch {
+    // Input cut short is not JSON: its text as kept is all there is.
+  }
+  return texts;
 }
 
 /** Deletes these observations and takes them out of every instinct's and skill's evidence; returns their ids. */

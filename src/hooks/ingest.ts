@@ -31,7 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
-import { SESSION_ID_KEPT, sessionLabel } from '../core/runs/session-label.js';
+import { SESSION_ID_KEPT, sessionLabel, sessionTag } from '../core/runs/session-label.js';
 import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
@@ -235,7 +235,8 @@ export async function ingest(
           drafts.map(({ at, ...o }) => ({
             ...o,
             timestamp: new Date(at).toISOString(),
-            tags: [...(o.tags ?? []), 'claude-code'],
+            // The session it came from: `forget <session>` takes only its own (engine/forget).
+            tags: [...(o.tags ?? []), 'claude-code', sessionTag(session)],
           })),
         );
         observed += report2.inserted;

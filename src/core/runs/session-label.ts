@@ -18,3 +18,11 @@ export function sessionLabel(session: string): string {
   const head = session.slice(0, 64).replace(/[\uD800-\uDBFF]$/, '');
   return `${head}~${sha256Hex(session).slice(0, 16)}`;
 }
+
+/** The tag the hooks give each observation they derive in a session: `session:` and its label. */
+export const SESSION_TAG_PREFIX = 'session:';
+
+/** The tag of the observations the hooks derive in this session (`forget <session>` finds its own by it). */
+export function sessionTag(session: string): string {
+  return `${SESSION_TAG_PREFIX}${sessionLabel(session)}`;
+}
