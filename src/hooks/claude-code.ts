@@ -75,11 +75,8 @@ async function runParsedHook(
   // The hooks' files (spool, leases, evolve lock) are the store's own: hookFilesBase in platform/paths.
   const db = where.files;
   let scope: string;
-  let root: string;
   try {
-    const resolved = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE });
-    scope = resolved.scope;
-    root = resolved.root ?? p.cwd;
+    scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
   } catch (error) {
     warn(`cannot tell the project of ${p.cwd}: ${(error as Error).message}`);
     return out;
@@ -117,7 +114,7 @@ async function runParsedHook(
     if (p.event === 'SessionStart' && io.learnOnly !== true) {
       const { sessionContext, withdrawForgottenAtStart } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env, recent: true });
-      await withdrawForgottenAtStart(store, scope, root, warn);
+      await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env }, warn);
       if (context !== '') {
         const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
         out.stdout = `${JSON.stringify(output)}\n`;

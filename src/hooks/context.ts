@@ -7,6 +7,10 @@
  * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17). A skill
  * forgotten in the store (on any machine) has its file taken out of the project, saying so on stderr.
  */
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { resolveScope } from '../platform/git-scope.js';
 import { withdrawForgottenSkillsAtStart } from '../engine/learning/forgotten-files.js';
 import { sessionSummary } from '../engine/session-summary.js';
 import type { ExecutionStore, FeedbackStore, HookQueueStore, LearningStore, ObservationStore } from '../store/types.js';
@@ -39,17 +43,45 @@ export async function sessionContext(
 }
 
 /**
+ * The project root a session start may take forgotten skills' files out of: the git top-level of `cwd` (whatever
+ * scope CREDENCE_SCOPE names), else CLAUDE_PROJECT_DIR when `cwd` is inside it. Never `cwd` as it is, never the
+ * user's home folder (its `.claude/skills` holds the user-level skills of every project): undefined then.
+ */
+export function withdrawalRoot(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  const top = resolveScope({ cwd }).root;
+  const given = env.CLAUDE_PROJECT_DIR;
+  const project =
+    given !== undefined && isAbsolute(given) && !relative(resolve(given), resolve(cwd)).startsWith('..')
+      ? resolve(given)
+      : undefined;
+  const root = top ?? project;
+  if (root === undefined) return undefined;
+  const home = env.HOME === undefined || env.HOME === '' ? homedir() : env.HOME;
+  return real(root) === real(home) ? undefined : root;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
  * At a session start: the skill files of what was forgotten in the store (`credence forget`, on any machine sharing
- * it) taken out of the project at `root` (engine/learning/forgotten-files: one query). Fails open: at most one line
- * to `warn`, what was done or why it could not be.
+ * it) taken out of the project root of `cwd` ({@link withdrawalRoot}; none, nothing is looked at), by one query
+ * (engine/learning/forgotten-files). Fails open: at most one line to `warn`, what was done or why it could not be.
  */
 export async function withdrawForgottenAtStart(
   store: Pick<LearningStore, 'listForgotten'>,
   scope: string,
-  root: string,
+  where: { cwd: string; env: NodeJS.ProcessEnv },
   warn: (line: string) => void,
 ): Promise<void> {
   try {
+    const root = withdrawalRoot(where.cwd, where.env);
+    if (root === undefined) return;
     const line = await withdrawForgottenSkillsAtStart({ store, scope, root });
     if (line !== undefined) warn(line.replace(/\s+/g, ' '));
   } catch (error) {
