@@ -17,9 +17,9 @@ import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import {
   instinctEvidence,
-  removeInstinctFile,
   checkInstinctFile,
   checkSkillFile,
+  withdrawInstinctFile,
   withdrawSkillFile,
   writeInstinctFile,
   writeSkillFile,
@@ -105,7 +105,8 @@ async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[],
 
 async function dropInstinctOutputs(ctx: Ctx, id: string, slug: string, files: string[]): Promise<void> {
   await ctx.store.deleteMemory(ctx.scope, id);
-  const removed = removeInstinctFile(ctx.layout, slug);
+  // A file without Credence's markers (written by hand) stays.
+  const removed = withdrawInstinctFile(ctx.layout, slug);
   if (removed.removed) files.push(removed.path);
 }
 

@@ -130,6 +130,36 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
     expect(readFileSync(path, 'utf8')).toBe(left);
   });
 
+  it("a file without Credence's markers is never taken out: by forget, a session start or evolve", async () => {
+    // Before: a SKILL.md of front matter only (or empty) was deleted, on every machine at each start.
+    const t = team();
+    const { id, file } = await bothLearned(t);
+    const front = '---\nname: ruff\ndescription: lint with ruff\n---\n';
+    writeFileSync(join(t.dev1.root, file), front);
+    const forgotten = await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    expect(forgotten.files).toEqual([]);
+    expect(readFileSync(join(t.dev1.root, file), 'utf8')).toBe(front);
+    const path = join(t.dev2.root, file);
+    for (const [k, text] of [front, '', `${front}\n\n`].entries()) {
+      writeFileSync(path, text);
+      const start = await t.sessionStart(t.dev2.root, T0 + (3 + k) * HOUR);
+      expect(start.stderr).toBe('');
+      expect(readFileSync(path, 'utf8')).toBe(text);
+    }
+    expect((await (await t.dev2.at(T0 + 7 * HOUR)).evolve()).forgotten).toBeUndefined();
+    expect(readFileSync(path, 'utf8')).toBe(`${front}\n\n`);
+    // An instinct's file written by hand (no markers), an instinct of that name forgotten: it stays too.
+    await t.dev1.store.recordForgotten('s', [{ id: 'instinct-lint', kind: 'instinct', name: 'lint', at: T0 }]);
+    const mine = join(t.dev2.root, '.credence/instincts/lint.md');
+    mkdirSync(join(mine, '..'), { recursive: true });
+    for (const text of ['# Lint\nMy own notes on lint.\n', '']) {
+      writeFileSync(mine, text);
+      const report = await (await t.dev2.at(T0 + 8 * HOUR)).evolve();
+      expect(report.forgotten).toBeUndefined();
+      expect(readFileSync(mine, 'utf8')).toBe(text);
+    }
+  });
+
   it('a skill learned again after it was forgotten is written again, on every machine, and stays', async () => {
     const t = team();
     const { id, file } = await bothLearned(t);

@@ -4,15 +4,14 @@
  * store takes the forgotten item's file out of its own project at its next `evolve` (instinct and skill files) and
  * session start (skill files only, the ones the agent loads): a `SKILL.md` holding only Credence's text goes with its
  * folder, one with a human's text keeps it and loses Credence's section (as `forget` does locally), an instinct's
- * file goes. Only the layout's folders under the project root are looked in; a learned item of the same name is left.
+ * file goes; a file without Credence's markers is never touched. Only the layout's folders under the project root
+ * are looked in; a learned item of the same name is left.
  */
-import { isCredenceError } from '../../core/errors.js';
 import { isValidSkillName } from '../../core/learning/slug.js';
 import type { ForgottenRecord, LearningStore } from '../../store/types.js';
 import {
-  readInstinctFile,
-  removeInstinctFile,
   skillFileLayout,
+  withdrawInstinctFile,
   withdrawSkillFile,
   type SkillFileLayoutOptions,
 } from './skill-files.js';
@@ -56,7 +55,7 @@ export function withdrawForgottenFiles(
       if (f.kind === 'skill') {
         const r = withdrawSkillFile(layout, f.name, dryRun);
         if (r.removed) out.push({ ...entry, outcome: r.keptText === true ? 'withdrawn' : 'removed' });
-      } else if (dryRun ? instinctFileExists(layout, f.name) : removeInstinctFile(layout, f.name).removed) {
+      } else if (withdrawInstinctFile(layout, f.name, dryRun).removed) {
         out.push({ ...entry, outcome: 'removed' });
       }
     } catch (error) {
@@ -64,16 +63,6 @@ export function withdrawForgottenFiles(
     }
   }
   return out;
-}
-
-function instinctFileExists(layout: SkillFileLayoutOptions, slug: string): boolean {
-  try {
-    readInstinctFile(layout, slug);
-    return true;
-  } catch (error) {
-    if (isCredenceError(error, 'NOT_FOUND')) return false;
-    throw error;
-  }
 }
 
 /**

@@ -765,9 +765,10 @@ export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: s
     if (isCredenceError(error, 'NOT_FOUND')) return { path, removed: false };
     throw error;
   }
+  // A file without Credence's markers is never Credence's to take out, blank or front matter only as it may be.
+  if (doc.section === undefined) return { path, removed: false };
   const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');
   if (!theirs) return dryRun ? { path, removed: true } : removeSkillFile(layoutOptions, name);
-  if (doc.section === undefined) return { path, removed: false };
   if (dryRun) return { path, removed: true, keptText: true };
   // The blank line the section was set off by goes with it.
   const after = doc.before.at(-1)?.trim() === '' && doc.after[0]?.trim() === '' ? doc.after.slice(1) : doc.after;
@@ -865,6 +866,26 @@ export function removeInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: 
   const layout = skillFileLayout(layoutOptions);
   requireName('slug', slug);
   return removeInside(layout, layout.instinctsDir, `${slug}.md`, layoutOptions.files);
+}
+
+/**
+ * Deletes `instincts/<slug>.md` (a forgotten instinct's) only when it holds Credence's markers: a file without them
+ * (written by hand) is kept, `removed: false`, as is a missing one. `dryRun`: what it would do, nothing changed.
+ * @throws CredenceError as `removeInstinctFile`; `INVALID_INPUT` when its markers are broken.
+ */
+export function withdrawInstinctFile(layoutOptions: SkillFileLayoutOptions, slug: string, dryRun = false): RemovedFile {
+  const layout = skillFileLayout(layoutOptions);
+  requireName('slug', slug);
+  const path = `${layout.instinctsDir}/${slug}.md`;
+  let doc: ManagedDocument;
+  try {
+    doc = parseDocument(readInstinctFile(layout, slug), path);
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND')) return { path, removed: false };
+    throw error;
+  }
+  if (doc.section === undefined) return { path, removed: false };
+  return dryRun ? { path, removed: true } : removeInstinctFile(layoutOptions, slug);
 }
 
 /**
