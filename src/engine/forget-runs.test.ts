@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import type { Store } from '../store/types.js';
 import { ingest, sessionLabel, turnRunId } from '../hooks/ingest.js';
+import { spoolDirFor, spoolEvent } from '../hooks/spool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-forget-runs-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -190,6 +191,45 @@ describe('forget a run or a Claude Code session', () => {
     expect(left).toContain('Other-Session-7');
     // Its error (the command is in its call) goes, and the test run (`npm test` at that time: one without the tag).
     expect(result.observationsForgotten).toHaveLength(2);
+    await credence.close();
+  });
+
+  it("a session over 240 characters forgotten by its label: its whole id's hook state and spool go", async () => {
+    // Before: the runs went, but the state under the whole id kept the prompt, and so did the spooled events.
+    const db = join(base, 'label.db');
+    const store = openSqliteStore({ path: db });
+    const credence = await openCredence({ store, scope: 'p', now: () => AT + 1000 });
+    const long = `${'s'.repeat(70)}-${'9'.repeat(179)}`;
+    const other = `${'s'.repeat(70)}-${'8'.repeat(179)}`;
+    const cwd = join(base, 'proj');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    for (const session of [long, other]) {
+      await store.enqueueHookEvents('p', [
+        {
+          session,
+          turn: 'next',
+          kind: 'prompt',
+          at: AT,
+          payload: { prompt: `deploy with token ${session.at(-1)}-Kestrel` },
+        },
+        { session, turn: 'current', kind: 'PostToolUse', at: AT + 1, payload: { tool: 'Bash', status: 'success' } },
+      ]);
+      await ingest(store, 'p', { cwd, now: AT + 10, env: {}, claimer: 'me', session }, () => {});
+      spoolEvent(db, {
+        cwd,
+        session,
+        turn: 'current',
+        kind: 'PostToolUse',
+        at: AT + 20,
+        payload: { tool: 'Bash', input: session.at(-1) },
+      });
+    }
+    const result = await credence.forget(sessionLabel(long), { hookFiles: db });
+    expect(result).toMatchObject({ kind: 'session', runsForgotten: [turnRunId(long, 1)], spooledEventsForgotten: 1 });
+    expect(JSON.stringify((await store.hookSession('p', long)).state)).not.toContain('Kestrel');
+    expect(JSON.stringify((await store.hookSession('p', other)).state)).toContain('8-Kestrel');
+    const spooled = readdirSync(spoolDirFor(db)).filter((n) => !n.startsWith('.'));
+    expect(spooled.map((n) => JSON.parse(readFileSync(join(spoolDirFor(db), n), 'utf8')).session)).toEqual([other]);
     await credence.close();
   });
 

@@ -321,10 +321,15 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     /^\d+$/.test(r.id.slice(prefix.length)),
   );
   const turns = runs.map((r) => r.id);
-  const prompts = [...runs.map((r) => r.intent), ...stateIntents((await ctx.store.hookSession(ctx.scope, id)).state)];
+  // The label `credence runs` shows for a session over 240 characters stands for its whole id, its state's key.
+  const sessions = [id, ...(await sessionsLabelled(ctx, id))];
+  const prompts = [...runs.map((r) => r.intent)];
+  for (const session of sessions)
+    prompts.push(...stateIntents((await ctx.store.hookSession(ctx.scope, session)).state));
   const fromCalls = await learnedFromCalls(ctx, runs);
   await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-  const hadState = await ctx.store.forgetHookSession(ctx.scope, id);
+  let hadState = false;
+  for (const session of sessions) if (await ctx.store.forgetHookSession(ctx.scope, session)) hadState = true;
   // A session too long for its run ids keeps its roots under its label (hooks/ingest): they go too.
   if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
   if (turns.length > 0 || hadState) {
@@ -461,14 +466,7 @@ async function forgetTurnIntent(ctx: Ctx, id: string, intent: string, now: numbe
   const m = /^cc-(.+)-(\d+)$/s.exec(id);
   if (m === null) return;
   const [, label = '', turn = ''] = m;
-  const head = /^(.+)~[0-9a-f]{16}$/s.exec(label)?.[1];
-  const long =
-    head === undefined
-      ? []
-      : (await ctx.store.hookSessionsStartingWith(ctx.scope, head)).filter(
-          (s) => s !== label && sessionLabel(s) === label,
-        );
-  for (const session of [label, ...long]) {
+  for (const session of [label, ...(await sessionsLabelled(ctx, label))]) {
     const { state } = await ctx.store.hookSession(ctx.scope, session);
     const intents = state.intents;
     if (typeof intents !== 'object' || intents === null) continue;
@@ -476,6 +474,15 @@ async function forgetTurnIntent(ctx: Ctx, id: string, intent: string, now: numbe
     if (Object.keys(kept).length !== Object.keys(intents).length)
       await ctx.store.setHookSessionState(ctx.scope, session, { ...state, intents: kept }, now);
   }
+}
+
+/** The sessions over 240 characters whose label (core/runs/session-label) is `label`: none for another id. */
+async function sessionsLabelled(ctx: Ctx, label: string): Promise<string[]> {
+  const head = /^(.+)~[0-9a-f]{16}$/s.exec(label)?.[1];
+  if (head === undefined) return [];
+  return (await ctx.store.hookSessionsStartingWith(ctx.scope, head)).filter(
+    (s) => s !== label && sessionLabel(s) === label,
+  );
 }
 
 export interface PruneReport {

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDbPath, hookFilesBase } from './paths.js';
+import { sessionLabel } from '../core/runs/session-label.js';
 
 export const spoolDirFor = (db: string): string => `${db}.hook-spool`;
 
@@ -34,7 +35,8 @@ export function storeHookFiles(
 
 /**
  * `forget <session>`: deletes the session's events still in the store's spool (`<db>.hook-spool/`, that folder only),
- * claimed or not, so the next drain does not queue them again. Returns how many went; no spool is none.
+ * claimed or not, so the next drain does not queue them again; `session` may be the label of a session over 240
+ * characters (core/runs/session-label). Returns how many went; no spool is none.
  */
 export function forgetSpooledSession(db: string, session: string): number {
   const dir = spoolDirFor(db);
@@ -48,7 +50,9 @@ export function forgetSpooledSession(db: string, session: string): number {
   for (const name of names) {
     try {
       const value = JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
-      if (typeof value !== 'object' || value === null || (value as { session?: unknown }).session !== session) continue;
+      const of = typeof value === 'object' && value !== null ? (value as { session?: unknown }).session : undefined;
+      // A session over 240 characters is forgotten by its whole id or by its label (`credence runs` shows it).
+      if (typeof of !== 'string' || (of !== session && sessionLabel(of) !== session)) continue;
       unlinkSync(join(dir, name));
       removed += 1;
     } catch {
