@@ -733,7 +733,6 @@ export interface MemoryStore {
   highestIdNumber(scope: string, prefix: string): Promise<number | undefined>;
 }
 
-/** What evolve derives from observations: instincts and skills. */
 /**
  * What `forget` removed of what was learned (a tombstone): every machine sharing the store takes the item's file out
  * of its own project at its next `evolve` or session start (engine/learning/forgotten-files).
@@ -748,6 +747,7 @@ export interface ForgottenRecord {
   at: EpochMs;
 }
 
+/** What evolve derives from observations: instincts and skills. */
 export interface LearningStore {
   /** Upserts an instinct; clears the tombstone of the same id, or of an instinct of the same slug (learned again). */
   upsertInstinct(scope: string, instinct: InstinctRecord): Promise<void>;
