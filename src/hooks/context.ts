@@ -11,7 +11,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { resolveScope } from '../platform/git-scope.js';
-import { withdrawForgottenSkillsAtStart } from '../engine/learning/forgotten-files.js';
+import { forgottenFilesLine, withdrawForgottenSkillsAtStart } from '../engine/learning/forgotten-files.js';
 import { sessionSummary } from '../engine/session-summary.js';
 import type { ExecutionStore, FeedbackStore, HookQueueStore, LearningStore, ObservationStore } from '../store/types.js';
 
@@ -82,7 +82,7 @@ export async function withdrawForgottenAtStart(
   try {
     const root = withdrawalRoot(where.cwd, where.env);
     if (root === undefined) return;
-    const line = await withdrawForgottenSkillsAtStart({ store, scope, root });
+    const line = forgottenFilesLine(await withdrawForgottenSkillsAtStart({ store, scope, root }));
     if (line !== undefined) warn(line.replace(/\s+/g, ' '));
   } catch (error) {
     warn(

@@ -1752,6 +1752,16 @@ export function runStoreContract(options: StoreContractOptions): void {
           { id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 + 5 },
         ]);
         expect(await store.listForgotten('q')).toEqual([]);
+        // Of one kind, among some names (a session start asks for the names in its skills folder only).
+        expect(await store.listForgotten('p', { kind: 'skill', names: ['ruff', 'use-ruff', 'flake8'] })).toEqual([
+          { id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 + 5 },
+        ]);
+        expect((await store.listForgotten('p', { kind: 'instinct' })).map((f) => f.id)).toEqual(['instinct-use-ruff']);
+        expect((await store.listForgotten('p', { names: ['use-ruff', 'black'] })).map((f) => f.id)).toEqual([
+          'instinct-use-ruff',
+          'skill-black',
+        ]);
+        expect(await store.listForgotten('p', { kind: 'skill', names: [] })).toEqual([]);
         // Learned again under its id, or under another id with the same file name: the tombstone goes.
         await store.upsertSkill('p', skill('skill-ruff', 'ruff'));
         await store.upsertSkill('p', skill('skill-black-2', 'black'));

@@ -761,9 +761,13 @@ export interface LearningStore {
   recordForgotten(scope: string, records: readonly ForgottenRecord[]): Promise<void>;
   /**
    * The scope's tombstones, by kind then name, in one query; one whose name a live item of its kind holds is left out
-   * (its file is that item's now).
+   * (its file is that item's now). `kind` and `names` keep those of that kind and among those names (an indexed look
+   * up: a session start asks only for the names in its skills folder); `names: []` is none.
    */
-  listForgotten(scope: string): Promise<ForgottenRecord[]>;
+  listForgotten(
+    scope: string,
+    options?: { kind?: 'instinct' | 'skill'; names?: readonly string[] },
+  ): Promise<ForgottenRecord[]>;
 }
 
 /** Results shown with their verdicts, and feedback events. */

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../../store/sqlite/index.js';
 import type { Store } from '../../store/types.js';
 import { openCredence } from '../engine.js';
 import { formatEvolveReport } from './evolve.js';
+import { withdrawForgottenSkillsAtStart } from './forgotten-files.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-02-02T09:00:00Z');
@@ -158,6 +159,33 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
       expect(report.forgotten).toBeUndefined();
       expect(readFileSync(mine, 'utf8')).toBe(text);
     }
+  });
+
+  it('a session start asks the store only for skill tombstones named in its skills folder (one query)', async () => {
+    // Before: every tombstone of the scope, instincts too, was read and looked at: 890 ms at 10,000.
+    const root = join(base, `names-${(n += 1)}`);
+    for (const name of ['ruff', 'black', 'empty', 'Not A Name'])
+      mkdirSync(join(root, '.claude/skills', name), { recursive: true });
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(root, '.claude/skills/ruff/SKILL.md'), '# ruff\n');
+    writeFileSync(join(root, '.claude/skills/black/SKILL.md'), '# black\n');
+    writeFileSync(join(root, '.claude/skills/Not A Name/SKILL.md'), '# x\n');
+    const asked: unknown[] = [];
+    const store = {
+      listForgotten: async (_scope: string, options?: unknown) => {
+        asked.push(options);
+        return [];
+      },
+    };
+    expect(await withdrawForgottenSkillsAtStart({ store, scope: 's', root })).toEqual([]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ kind: 'skill' });
+    expect([...((asked[0] as { names: string[] }).names ?? [])].sort()).toEqual(['black', 'ruff']);
+    // No skills folder, or nothing in it: no query at all.
+    const bare = join(base, `names-${(n += 1)}`);
+    mkdirSync(join(bare, '.claude/skills'), { recursive: true });
+    expect(await withdrawForgottenSkillsAtStart({ store, scope: 's', root: bare })).toEqual([]);
+    expect(asked).toHaveLength(1);
   });
 
   it('a skill learned again after it was forgotten is written again, on every machine, and stays', async () => {

@@ -7,6 +7,8 @@
  * file goes; a file without Credence's markers is never touched. Only the layout's folders under the project root
  * are looked in; a learned item of the same name is left.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isValidSkillName } from '../../core/learning/slug.js';
 import type { ForgottenRecord, LearningStore } from '../../store/types.js';
 import {
@@ -67,25 +69,33 @@ export function withdrawForgottenFiles(
 
 /**
  * At a session start: the skill files of the scope's tombstones taken out of the project at `root`, in the folder
- * `evolve` writes skills to by default (`.claude/skills` in a Claude Code project, else `.credence/skills`). One
- * query. Returns one line saying what it did, or undefined when nothing was there.
+ * `evolve` writes skills to by default (`.claude/skills` in a Claude Code project, else `.credence/skills`). The
+ * folder's names are read first, and the store asked for skill tombstones among those whose `SKILL.md` exists (one
+ * indexed query): the cost follows the folder, not the history. Returns the files handled (none: nothing was there).
  */
 export async function withdrawForgottenSkillsAtStart(ctx: {
   store: Pick<LearningStore, 'listForgotten'>;
   scope: string;
   root: string;
-}): Promise<string | undefined> {
-  const forgotten = await ctx.store.listForgotten(ctx.scope);
-  if (forgotten.length === 0) return undefined;
+}): Promise<ForgottenFile[]> {
   const { skillsDir } = agentSkillsDir(ctx.root);
-  const files = withdrawForgottenFiles(
-    { root: ctx.root, ...(skillsDir === undefined ? {} : { skillsDir }) },
-    forgotten,
-    {
-      kinds: ['skill'],
-    },
-  );
-  return forgottenFilesLine(files);
+  const layout = { root: ctx.root, ...(skillsDir === undefined ? {} : { skillsDir }) };
+  const names = skillFolderNames(join(ctx.root, skillFileLayout(layout).skillsDir));
+  if (names.length === 0) return [];
+  const forgotten = await ctx.store.listForgotten(ctx.scope, { kind: 'skill', names });
+  if (forgotten.length === 0) return [];
+  return withdrawForgottenFiles(layout, forgotten, { kinds: ['skill'] });
+}
+
+/** The names in a skills folder with a `SKILL.md` (a file, or a link to one); a folder not there has none. */
+function skillFolderNames(folder: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => isValidSkillName(name) && existsSync(join(folder, name, 'SKILL.md')));
 }
 
 /** One line for what was done (`removed …; kept …: why`), or undefined when nothing was. */

@@ -1468,13 +1468,18 @@ export class PgStore implements Store {
     );
   }
 
-  async listForgotten(scope: string): Promise<ForgottenRecord[]> {
+  async listForgotten(
+    scope: string,
+    options: { kind?: 'instinct' | 'skill'; names?: readonly string[] } = {},
+  ): Promise<ForgottenRecord[]> {
+    if (options.names?.length === 0) return [];
     const rows = await this.#rows(
       `SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = $1
+         AND ($2::text IS NULL OR f.kind = $2) AND ($3::text[] IS NULL OR f.name = ANY($3::text[]))
          AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = $1 AND s.name = f.name))
          AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = $1 AND i.slug = f.name))
        ORDER BY f.kind, f.name, f.id`,
-      [scope],
+      [scope, options.kind ?? null, options.names === undefined ? null : [...options.names]],
     );
     return rows.map((r) => ({
       id: String(r.id),

@@ -1313,12 +1313,22 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listForgotten(scope: string): Promise<ForgottenRecord[]> {
+  async listForgotten(
+    scope: string,
+    options: { kind?: 'instinct' | 'skill'; names?: readonly string[] } = {},
+  ): Promise<ForgottenRecord[]> {
+    if (options.names?.length === 0) return [];
+    const kind = options.kind === undefined ? '' : 'AND f.kind = @kind';
+    const names = options.names === undefined ? '' : 'AND f.name IN (SELECT value FROM json_each(@names))';
     const rows = this.#stmt(`
-      SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = @scope
+      SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = @scope ${kind} ${names}
         AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = @scope AND s.name = f.name))
         AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = @scope AND i.slug = f.name))
-      ORDER BY f.kind, f.name, f.id`).all({ scope }) as Row[];
+      ORDER BY f.kind, f.name, f.id`).all({
+      scope,
+      ...(options.kind === undefined ? {} : { kind: options.kind }),
+      ...(options.names === undefined ? {} : { names: JSON.stringify(options.names) }),
+    }) as Row[];
     return rows.map((r) => ({
       id: String(r.id),
       kind: r.kind === 'instinct' ? 'instinct' : 'skill',
