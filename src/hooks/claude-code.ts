@@ -114,7 +114,7 @@ async function runParsedHook(
     if (p.event === 'SessionStart' && io.learnOnly !== true) {
       const { sessionContext, withdrawForgottenAtStart } = await import('./context.js');
       const context = await sessionContext(store, scope, { cwd: p.cwd, now, env, recent: true });
-      await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env }, warn);
+      await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env, said: `${db}.forgotten-said.json` }, warn);
       if (context !== '') {
         const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
         out.stdout = `${JSON.stringify(output)}\n`;

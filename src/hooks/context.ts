@@ -7,11 +7,15 @@
  * that reads like a shell command is left out until the user confirms it (engine/learning/held; issue 17). A skill
  * forgotten in the store (on any machine) has its file taken out of the project, saying so on stderr.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { resolveScope } from '../platform/git-scope.js';
-import { forgottenFilesLine, withdrawForgottenSkillsAtStart } from '../engine/learning/forgotten-files.js';
+import {
+  type ForgottenFile,
+  forgottenFilesLine,
+  withdrawForgottenSkillsAtStart,
+} from '../engine/learning/forgotten-files.js';
 import { sessionSummary } from '../engine/session-summary.js';
 import type { ExecutionStore, FeedbackStore, HookQueueStore, LearningStore, ObservationStore } from '../store/types.js';
 
@@ -71,22 +75,43 @@ function real(path: string): string {
 /**
  * At a session start: the skill files of what was forgotten in the store (`credence forget`, on any machine sharing
  * it) taken out of the project root of `cwd` ({@link withdrawalRoot}; none, nothing is looked at), by one query
- * (engine/learning/forgotten-files). Fails open: at most one line to `warn`, what was done or why it could not be.
+ * (engine/learning/forgotten-files). Fails open: at most one line to `warn`, what was done or why it could not be. A
+ * file kept (outside the root, its markers broken) is said once per machine: `said`, a file of the hooks', keeps the
+ * ones said (the tombstone, its time and the path), so the next start is quiet about them.
  */
 export async function withdrawForgottenAtStart(
   store: Pick<LearningStore, 'listForgotten'>,
   scope: string,
-  where: { cwd: string; env: NodeJS.ProcessEnv },
+  where: { cwd: string; env: NodeJS.ProcessEnv; said?: string },
   warn: (line: string) => void,
 ): Promise<void> {
   try {
     const root = withdrawalRoot(where.cwd, where.env);
     if (root === undefined) return;
-    const line = forgottenFilesLine(await withdrawForgottenSkillsAtStart({ store, scope, root }));
+    const files = await withdrawForgottenSkillsAtStart({ store, scope, root });
+    const said = where.said === undefined ? [] : saidBefore(where.said);
+    const key = (f: ForgottenFile) => `${root}\u0000${f.path}\u0000${f.id}@${f.at}`;
+    const fresh = files.filter((f) => f.outcome !== 'kept' || !said.includes(key(f)));
+    const line = forgottenFilesLine(fresh);
     if (line !== undefined) warn(line.replace(/\s+/g, ' '));
+    const kept = fresh.filter((f) => f.outcome === 'kept').map(key);
+    if (where.said !== undefined && kept.length > 0)
+      writeFileSync(where.said, JSON.stringify([...said, ...kept].slice(-SAID_KEPT)), { mode: 0o600 });
   } catch (error) {
     warn(
       `the files of forgotten skills were not looked at: ${String((error as Error)?.message ?? error).split('\n')[0]}`,
     );
+  }
+}
+
+/** How many kept files the `said` file remembers (the newest). */
+const SAID_KEPT = 500;
+
+function saidBefore(path: string): string[] {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
   }
 }

@@ -53,7 +53,7 @@ export async function runSessionStartHook(
       out.stdout = `${JSON.stringify(output)}\n`;
     }
     // What was forgotten on another machine sharing the store leaves this project's skills (one query, fails open).
-    await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env }, warn);
+    await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env, said: `${where.files}.forgotten-said.json` }, warn);
     queued = spoolHasEvents(where.files) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
     warn(

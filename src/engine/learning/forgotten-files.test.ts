@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,35 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
       expect(report.forgotten).toBeUndefined();
       expect(readFileSync(mine, 'utf8')).toBe(text);
     }
+  });
+
+  it('a skills folder linked out of the project: only files that exist are said, once, in a bounded line', async () => {
+    // Before: every tombstone was said "kept … outside the root", file or not, at every start (820 characters for 3).
+    const t = team();
+    const outside = join(base, `dotfiles-${n}`);
+    mkdirSync(outside, { recursive: true });
+    symlinkSync(outside, join(t.dev2.root, '.claude/skills'));
+    const names = Array.from({ length: 12 }, (_, k) => `rule-${k}`);
+    await t.dev1.store.recordForgotten(
+      's',
+      names.map((name) => ({ id: `skill-${name}`, kind: 'skill' as const, name, at: T0 })),
+    );
+    expect((await t.sessionStart(t.dev2.root, T0 + HOUR)).stderr).toBe('');
+    for (const name of names) {
+      mkdirSync(join(outside, name));
+      writeFileSync(
+        join(outside, name, 'SKILL.md'),
+        `# ${name}\n<!-- credence:begin (x) -->\n- a rule\n<!-- credence:end -->\n`,
+      );
+    }
+    const start = await t.sessionStart(t.dev2.root, T0 + 2 * HOUR);
+    const lines = start.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^credence hook: kept \.claude\/skills\/rule-0\/SKILL\.md \(.*and 9 more$/);
+    expect((lines[0] as string).length).toBeLessThan(600);
+    for (const name of names) expect(existsSync(join(outside, name, 'SKILL.md'))).toBe(true);
+    // Said once on this machine: the next start is quiet about the same files.
+    expect((await t.sessionStart(t.dev2.root, T0 + 3 * HOUR)).stderr).toBe('');
   });
 
   it('a session start asks the store only for skill tombstones named in its skills folder (one query)', async () => {

@@ -98,7 +98,10 @@ function skillFolderNames(folder: string): string[] {
   return names.filter((name) => isValidSkillName(name) && existsSync(join(folder, name, 'SKILL.md')));
 }
 
-/** One line for what was done (`removed …; kept …: why`), or undefined when nothing was. */
+/** At most this many files are named in a line, the others counted; a problem is cut to 100 characters. */
+const NAMED = 3;
+
+/** One line for what was done (`removed …; kept …: why`), bounded in length, or undefined when nothing was. */
 export function forgottenFilesLine(files: readonly ForgottenFile[]): string | undefined {
   if (files.length === 0) return undefined;
   const done = files.filter((f) => f.outcome !== 'kept');
@@ -107,9 +110,19 @@ export function forgottenFilesLine(files: readonly ForgottenFile[]): string | un
   if (done.length > 0)
     parts.push(
       `took out the files of ${done.length} skill${done.length === 1 ? '' : 's'} forgotten in the shared store: ` +
-        done.map((f) => f.path + (f.outcome === 'withdrawn' ? " (Credence's section; your text kept)" : '')).join(', '),
+        named(done, (f) => f.path + (f.outcome === 'withdrawn' ? " (Credence's section; your text kept)" : '')),
     );
   if (kept.length > 0)
-    parts.push(`kept ${kept.map((f) => `${f.path} (${f.problem ?? 'unknown problem'})`).join(', ')}`);
+    parts.push(`kept ${named(kept, (f) => `${f.path} (${cut(f.problem ?? 'unknown problem', 100)})`)}`);
   return parts.join('; ');
+}
+
+function named(files: readonly ForgottenFile[], show: (f: ForgottenFile) => string): string {
+  const shown = files.slice(0, NAMED).map(show).join(', ');
+  return files.length > NAMED ? `${shown} and ${files.length - NAMED} more` : shown;
+}
+
+function cut(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
