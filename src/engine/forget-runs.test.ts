@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -230,6 +230,48 @@ describe('forget a run or a Claude Code session', () => {
     expect(JSON.stringify((await store.hookSession('p', other)).state)).toContain('8-Kestrel');
     const spooled = readdirSync(spoolDirFor(db)).filter((n) => !n.startsWith('.'));
     expect(spooled.map((n) => JSON.parse(readFileSync(join(spoolDirFor(db), n), 'utf8')).session)).toEqual([other]);
+    await credence.close();
+  });
+
+  it("only the hooks' own observations of a call go: hook, claude-code, a hooks source, no correction", async () => {
+    const { credence, store } = await engine();
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    const hooks = ['hook', 'claude-code', 'Bash', 'source:tool-output', 'session:sess-a'];
+    const variants: [string, string[]][] = [
+      ['obs-all', hooks],
+      ['obs-no-hook', hooks.filter((t) => t !== 'hook')],
+      ['obs-no-claude-code', hooks.filter((t) => t !== 'claude-code')],
+      ['obs-correction', [...hooks, 'correction']],
+      ['obs-no-source', hooks.filter((t) => t !== 'source:tool-output')],
+      ['obs-user-source', [...hooks.filter((t) => t !== 'source:tool-output'), 'source:user']],
+      ['obs-other-session', [...hooks.filter((t) => t !== 'session:sess-a'), 'session:sess-b']],
+    ];
+    const at = { timestamp: AT + 101, type: 'error' as const, context: {}, evidence: [], confidence: 0.6 };
+    await store.insertObservations(
+      'p',
+      variants.map(([id, tags]) => ({ ...at, id, observation: `note ${id}`, tags })),
+    );
+    const result = await credence.forget('sess-a');
+    expect(result.observationsForgotten).toContain('obs-all');
+    const left = (await store.listObservations('p')).map((o) => o.id);
+    for (const [id] of variants.slice(1)) expect(left).toContain(id);
+    await credence.close();
+  });
+
+  it("a run's forget reads the files it would change first: broken markers refuse it, nothing goes", async () => {
+    const cwd = mkdtempSync(join(base, 'broken-'));
+    const store = openSqliteStore({ path: ':memory:' });
+    const credence = await openCredence({ store, scope: 'p', now: () => AT + 1000, cwd });
+    await learned(store, 'sess-a', AT + 100, 'Kestrel-Mango-42');
+    const fromCall = (await store.listObservations('p')).find((o) => o.timestamp === AT + 101);
+    expect(fromCall).toBeDefined();
+    const skill = { id: 'skill-redis', name: 'redis', description: 'redis', rules: ['auth first'], confidence: 0.8 };
+    await store.upsertSkill('p', { ...skill, evidence: [fromCall?.id as string], createdAt: AT, updatedAt: AT });
+    mkdirSync(join(cwd, '.credence/skills/redis'), { recursive: true });
+    writeFileSync(join(cwd, '.credence/skills/redis/SKILL.md'), '# Redis\n<!-- credence:begin (x) -->\n- auth first\n');
+    await expect(credence.forget('cc-sess-a-1')).rejects.toThrow(/credence:end markers/);
+    expect(await store.getExecution('p', 'cc-sess-a-1')).toBeDefined();
+    expect((await store.listObservations('p')).map((o) => o.id)).toContain(fromCall?.id);
     await credence.close();
   });
 

@@ -217,6 +217,56 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
     expect(asked).toHaveLength(1);
   });
 
+  it("a forgotten instinct's tombstone: the other machine's evolve takes its file out, a start does not", async () => {
+    const t = team();
+    const c1 = await t.dev1.at(T0);
+    await c1.observe(said(['lint first', 'lint before push', 'run lint'], T0));
+    const evidence = (await t.dev1.store.listObservations('s')).map((o) => o.id);
+    const instinct = { id: 'instinct-lint', slug: 'lint', text: 'lint first', confidence: 0.6 };
+    await t.dev1.store.upsertInstinct('s', { ...instinct, status: 'active', evidence, createdAt: T0, updatedAt: T0 });
+    await (await t.dev1.at(T0 + HOUR)).forget('instinct-lint');
+    expect(await t.dev1.store.listForgotten('s')).toEqual([
+      { id: 'instinct-lint', kind: 'instinct', name: 'lint', at: T0 + HOUR },
+    ]);
+    const file = join(t.dev2.root, '.credence/instincts/lint.md');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '# Lint\n<!-- credence:begin (x) -->\n- lint first\n<!-- credence:end -->\n');
+    // A session start takes out skills only (what the agent loads), even with a skill folder of that name.
+    mkdirSync(join(t.dev2.root, '.claude/skills/lint'), { recursive: true });
+    writeFileSync(join(t.dev2.root, '.claude/skills/lint/SKILL.md'), '# lint\nmine\n');
+    expect((await t.sessionStart(t.dev2.root, T0 + 2 * HOUR)).stderr).toBe('');
+    expect(existsSync(file)).toBe(true);
+    const report = await (await t.dev2.at(T0 + 3 * HOUR)).evolve();
+    expect(report.forgotten?.map((f) => [f.kind, f.path, f.outcome])).toEqual([
+      ['instinct', '.credence/instincts/lint.md', 'removed'],
+    ]);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a session start leaves instinct files even when the store lists an instinct tombstone', async () => {
+    const root = join(base, `kinds-${(n += 1)}`);
+    mkdirSync(join(root, '.claude/skills/lint'), { recursive: true });
+    writeFileSync(join(root, '.claude/skills/lint/SKILL.md'), '# lint\nmine\n');
+    const file = join(root, '.credence/instincts/lint.md');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '# Lint\n<!-- credence:begin (x) -->\n- lint first\n<!-- credence:end -->\n');
+    const store = {
+      listForgotten: async () => [{ id: 'instinct-lint', kind: 'instinct' as const, name: 'lint', at: T0 }],
+    };
+    expect(await withdrawForgottenSkillsAtStart({ store, scope: 's', root })).toEqual([]);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('a dry run does not list the file of a skill it would learn again (its upsert clears the tombstone)', async () => {
+    const t = team();
+    const { id } = await bothLearned(t);
+    await (await t.dev1.at(T0 + 2 * HOUR)).forget(id);
+    await (await t.dev1.at(T0 + 8 * HOUR)).observe(said(RUFF, T0 + 8 * HOUR));
+    const dry = await (await t.dev2.at(T0 + 9 * HOUR)).evolve({ dryRun: true });
+    expect(dry.skillsUpdated.map((k) => k.name)).toContain('ruff');
+    expect(dry.forgotten).toBeUndefined();
+  });
+
   it('a skill learned again after it was forgotten is written again, on every machine, and stays', async () => {
     const t = team();
     const { id, file } = await bothLearned(t);
