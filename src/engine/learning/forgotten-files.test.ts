@@ -243,6 +243,22 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
     expect(existsSync(file)).toBe(false);
   });
 
+  it('forget of an instinct keeps its file when it has no Credence markers (written by hand)', async () => {
+    // Before: forget removed .credence/instincts/<slug>.md whatever it held.
+    const t = team();
+    const c1 = await t.dev1.at(T0);
+    await c1.observe(said(['lint first', 'lint before push', 'run lint'], T0));
+    const evidence = (await t.dev1.store.listObservations('s')).map((o) => o.id);
+    const instinct = { id: 'instinct-lint', slug: 'lint', text: 'lint first', confidence: 0.6 };
+    await t.dev1.store.upsertInstinct('s', { ...instinct, status: 'active', evidence, createdAt: T0, updatedAt: T0 });
+    const file = join(t.dev1.root, '.credence/instincts/lint.md');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '# Lint\nMy own notes.\n');
+    const r = await (await t.dev1.at(T0 + HOUR)).forget('instinct-lint');
+    expect(r.files).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('# Lint\nMy own notes.\n');
+  });
+
   it('a session start leaves instinct files even when the store lists an instinct tombstone', async () => {
     const root = join(base, `kinds-${(n += 1)}`);
     mkdirSync(join(root, '.claude/skills/lint'), { recursive: true });
