@@ -1,8 +1,19 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openCredence } from '../engine/engine.js';
 import { cliIn } from '../../test/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-damaged-'));
@@ -11,8 +22,17 @@ mkdirSync(join(dir, '.git'));
 const credence = (db: string, ...argv: string[]) => cliIn(dir, ['--db', db, '--now', '2026-05-02T09:00:00Z', ...argv]);
 
 /** A store of 3000 tools or memories, 4 KB of garbage over a page in the middle of that table; and a sound copy. */
-async function damagedStore(name: string, table: 'tools' | 'memories'): Promise<{ db: string; sound: string }> {
+async function damagedStore(
+  name: string,
+  table: 'tools' | 'memories',
+  tools: readonly string[] = [],
+): Promise<{ db: string; sound: string }> {
   const db = join(dir, name);
+  if (tools.length > 0) {
+    const file = join(dir, `${name}.tools.jsonl`);
+    writeFileSync(file, tools.map((id) => JSON.stringify({ id, description: `${id} deploys the app` })).join('\n'));
+    expect((await credence(db, 'tools', 'add', '--jsonl', file)).code).toBe(0);
+  }
   const lines = join(dir, `${name}.jsonl`);
   const line = (i: number) =>
     table === 'tools'
@@ -76,5 +96,49 @@ describe('a store that status calls DAMAGED', () => {
       stderr: '',
     });
     expect(existsSync(`${db}.damaged`)).toBe(false);
+  });
+
+  it('the reading commands and serve answer from it read-only: nothing they would record goes in', async () => {
+    const { db } = await damagedStore('r.db', 'memories', ['deploy_app', 'deploy_site']);
+    expect((await credence(db, 'status')).code).toBe(1);
+    expect(existsSync(`${db}.damaged`)).toBe(true);
+    const shownRows = () => {
+      const sqlite = new Database(db, { readonly: true });
+      const n = sqlite.prepare('SELECT count(*) FROM shown').pluck().get();
+      sqlite.close();
+      return n;
+    };
+    const searched = await credence(db, 'tools', 'search', 'deploy');
+    expect(searched.code).toBe(0);
+    expect(searched.stdout).toContain('deploy_app');
+    expect(searched.stderr).toBe(`credence: damaged store: not recorded (what is shown gets no shownId): ${db}\n`);
+    expect(shownRows()).toBe(0);
+    // serve's engine (readOnlyWhenUnwritable, as context.ts opens it): its writes are refused naming the way out.
+    const engine = await openCredence({ db, readOnlyWhenUnwritable: true, cwd: dir, warn: () => {} }, {});
+    try {
+      expect(engine.readOnly).toBe(true);
+      await expect(engine.observeNow({ type: 'preference', observation: 'use pnpm here' })).rejects.toThrow(
+        /^the database at .+r\.db is damaged \(.+\), opened read-only to answer reads: nothing is written into/,
+      );
+    } finally {
+      await engine.close();
+    }
+    const sqlite = new Database(db, { readonly: true });
+    expect(sqlite.prepare('SELECT count(*) FROM observations').pluck().get()).toBe(0);
+    sqlite.close();
+  });
+
+  it('is found through a symlink and through another hard link in its folder', async () => {
+    const { db } = await damagedStore('l.db', 'memories');
+    expect((await credence(db, 'status')).code).toBe(1);
+    const soft = join(dir, 'soft.db');
+    const hard = join(dir, 'hard.db');
+    symlinkSync(db, soft);
+    linkSync(db, hard);
+    for (const name of [soft, hard]) {
+      const refused = await credence(name, 'remember', '--title', 'via link', 'kept in drawer 9');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^credence: cannot write the database at [^\n]+: it is damaged \(/);
+    }
   });
 });

@@ -4,13 +4,7 @@
  * SQLite file, a PostgreSQL error, a full disk are failures of the store the user can act on, not
  * bugs. Anything else keeps its stack (a bug report needs it).
  */
-import { CredenceError, isStoreBusy, storeBusyError } from '../core/errors.js';
-
-/**
- * SQLite's result codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is no SQLite database.
- */
-const isDamaged = (code: string): boolean =>
-  code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_');
+import { CredenceError, isSqliteDamagedCode, isStoreBusy, storeBusyError } from '../core/errors.js';
 
 interface CodedError extends Error {
   code?: unknown;
@@ -39,7 +33,7 @@ export function storeFailure(
 ): CredenceError | undefined {
   if (isStoreBusy(error)) return storeBusyError(error, store.location);
   if (isSqliteError(error)) {
-    const message = isDamaged(error.code)
+    const message = isSqliteDamagedCode(error.code)
       ? `the database ${store.location} is damaged or is not a Credence (SQLite) database: ${error.message}; ` +
         'save what is still readable with credence dump --salvage FILE and restore that into a new store ' +
         '(credence restore), or restore an earlier dump, or move it aside'

@@ -139,10 +139,11 @@ export function registerServe(program: Command, context: () => CommandContext): 
         autoExecuteThreshold: '--auto-execute-threshold',
       });
       await withCredence(ctx, (credence) => {
-        if (credence.readOnly)
+        const refusal = credence.readOnlyRefusal();
+        if (refusal !== undefined)
           ctx.io.stderr(
-            `credence: read-only store: ${credence.storeInfo.location} cannot be written by this user; serving ` +
-              "reads only (nothing is recorded; MCP's recording tools and the dashboard's feedback are refused)\n",
+            `credence: ${refusal.message}; serving reads only (MCP's recording tools and the dashboard's feedback ` +
+              'are refused)\n',
           );
         // The MCP `forget` of a session clears its events in the hooks' spool, as `credence forget` does.
         const url = ctx.options.databaseUrl ?? ctx.io.env.CREDENCE_DATABASE_URL;

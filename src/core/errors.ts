@@ -66,6 +66,13 @@ export function isStoreBusy(error: unknown): boolean {
   return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
 }
 
+/** Whether SQLite's result `code` is SQLITE_CORRUPT (or an extended code of it): a damaged page. */
+export const isSqliteCorruptCode = (code: unknown): boolean =>
+  typeof code === 'string' && (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_'));
+
+/** Whether SQLite's result `code` says a file is damaged (isSqliteCorruptCode) or is no SQLite database. */
+export const isSqliteDamagedCode = (code: unknown): boolean => code === 'SQLITE_NOTADB' || isSqliteCorruptCode(code);
+
 /**
  * Whether `error` is a store's refusal of a row whose key another row holds: SQLite's SQLITE_CONSTRAINT_UNIQUE or
  * _PRIMARYKEY, PostgreSQL's unique_violation (23505). A writer that looked first meets it when another wrote between.

@@ -101,7 +101,7 @@ import {
   type RestoreReport,
   type SalvageReport,
 } from '../store/dump.js';
-import { readOnlyStore } from './read-only-store.js';
+import { readOnlyRefusal, readOnlyStore } from './read-only-store.js';
 
 /** The most days `dailyActivity` counts (ten years): one entry a day, so a huge count would exhaust the heap. */
 export const MAX_ACTIVITY_DAYS = 3650;
@@ -475,6 +475,11 @@ export class Credence {
   }
 
   /** Which backend holds the data, and where (a file path, or a URL without its password). */
+  /** Why a write is refused when the store was opened read-only (readOnlyRefusal), else undefined. */
+  readOnlyRefusal(): CredenceError | undefined {
+    return this.readOnly ? readOnlyRefusal(this.#store) : undefined;
+  }
+
   get storeInfo(): { kind: Store['kind']; location: string } {
     return { kind: this.#store.kind, location: this.#store.location };
   }
@@ -890,7 +895,8 @@ export class Credence {
   #warnReadOnly(): void {
     if (this.#saidReadOnly) return;
     this.#saidReadOnly = true;
-    this.#warn(`read-only store: not recorded (what is shown gets no shownId): ${this.#store.location}`);
+    const what = this.#store.damaged === undefined ? 'read-only' : 'damaged';
+    this.#warn(`${what} store: not recorded (what is shown gets no shownId): ${this.#store.location}`);
   }
 
   /** Records what a surface returned and puts each item's shown id on it. */

@@ -408,6 +408,8 @@ export interface StoreMeta {
   readonly location: string;
   /** Opened read-only (a SQLite file this user cannot write, opened so for a reader): every write fails. */
   readonly readOnly?: boolean;
+  /** Opened read-only because the file is marked damaged and its quick check still fails: SQLite's problems. */
+  readonly damaged?: readonly string[];
   schemaVersion(): Promise<number>;
   /** Every scope that holds a row of any learned table, in code-point order. */
   listScopes(): Promise<string[]>;

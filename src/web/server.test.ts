@@ -673,7 +673,7 @@ describe('a store opened read-only (this user cannot write its file)', () => {
       });
       expect(r.status).toBe(409);
       expect(r.body.error.code).toBe('STORE_READ_ONLY');
-      expect(r.body.error.message).toContain(`the store at ${path} is read-only for this user`);
+      expect(r.body.error.message).toContain(`the database at ${path} is read-only for this user`);
     } finally {
       await server.close();
       await engine.close();

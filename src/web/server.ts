@@ -208,15 +208,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
             'start `credence serve --token <secret>` to allow feedback from the dashboard',
         );
       }
-      if (credence.readOnly) {
-        return sendError(
-          res,
-          409,
-          'STORE_READ_ONLY',
-          `the store at ${credence.storeInfo.location} is read-only for this user (served read-only): feedback ` +
-            'cannot be recorded; make it writable and restart `credence serve`',
-        );
-      }
+      const refusal = credence.readOnlyRefusal();
+      if (refusal !== undefined) return sendError(res, 409, 'STORE_READ_ONLY', refusal.message);
       const sent = await readBody(req);
       if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) {
         // What it is, not the body itself (up to 64 KB).

@@ -104,7 +104,7 @@ import { backupSqlite } from './backup.js';
 import { keepConnection } from './connection.js';
 import { leaveOpenForExit } from './exit-without-close.js';
 import { keepSideFilesWritable, unwritableCause } from './writable.js';
-import { clearDamaged, damagedRefusal, isCorrupt, markDamaged, markedDamaged } from './damaged.js';
+import { clearDamaged, damagedRefusal, isCorrupt, isDamagedError, markDamaged, markedDamaged } from './damaged.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
@@ -125,6 +125,8 @@ export interface SqliteStoreOptions {
   readOnlyWhenUnwritable?: boolean;
   /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
   policy?: Partial<StorePolicy>;
+  /** A file in a read-only folder is read into memory up to this size (openReadOnly). @default IN_MEMORY_AT_MOST */
+  inMemoryAtMost?: number;
 }
 
 /** Opens (creating and migrating when needed) a SQLite store. */
@@ -155,7 +157,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   let opened: Database.Database | undefined;
   try {
     if (path !== ':memory:' && !readonly) createPrivately(path);
-    db = opened = readonly ? openReadOnly(path) : new Database(path);
+    db = opened = readonly ? openReadOnly(path, { atMost: options.inMemoryAtMost }) : new Database(path);
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     if (!readonly) {
       switchToWal(db, busyTimeoutMs);
@@ -180,24 +182,32 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (isCorrupt(error)) markDamaged(path, [(error as Error).message]);
     throw openFailure(path, error);
   }
-  // A writer (not a reader: readonly, or read-only when unwritable) refuses a store found damaged (sqlite/damaged).
-  if (!readonly && options.readOnlyWhenUnwritable !== true && markedDamaged(path)) {
+  // Every open that may write checks the mark (sqlite/damaged): still damaged, a writer refuses the store, and a
+  // reader that would record what it shows (readOnlyWhenUnwritable) gets it read-only, so nothing goes into it.
+  let damaged: string[] = [];
+  if (!readonly && markedDamaged(path)) {
     const problems = quickCheckOf(db);
     if (problems.length > 0) {
       db.close();
-      throw damagedRefusal(path, problems);
-    }
-    clearDamaged(path);
+      if (options.readOnlyWhenUnwritable !== true) throw damagedRefusal(path, problems);
+      readonly = true;
+      damaged = problems;
+      try {
+        db = openReadOnly(path, { atMost: options.inMemoryAtMost });
+      } catch (error) {
+        throw openFailure(path, error);
+      }
+    } else clearDamaged(path);
   }
   try {
     migrate(db, path, readonly);
   } catch (error) {
     db.close();
     if (isCorrupt(error)) markDamaged(path, [(error as Error).message]);
-    throw isDamaged(error) || isStoreBusy(error) ? openFailure(path, error) : error;
+    throw isDamagedError(error) || isStoreBusy(error) ? openFailure(path, error) : error;
   }
   const store = nulSafeStore(
-    busyNamed(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy))),
+    busyNamed(construct(db, path, options.policy === undefined ? STORE_POLICY : storePolicy(options.policy), damaged)),
   );
   keepConnection(store, db);
   return store;
@@ -238,8 +248,11 @@ function createPrivately(path: string): void {
   }
 }
 
-/** A store read whole into memory at most this big: a larger one in a read-only folder is refused (copy it first). */
-const IN_MEMORY_AT_MOST = 1024 ** 3;
+/**
+ * A store read whole into memory at most this big: a larger one in a read-only folder is refused (copy it first). It
+ * takes about twice its size while open (the file read, then SQLite's copy of it): 512 MiB, so 1 GiB of memory.
+ */
+export const IN_MEMORY_AT_MOST = 512 * 1024 ** 2;
 
 /**
  * A read-only connection to the file at `path`. SQLite reads a WAL-mode file only with its -shm beside it, which it
@@ -249,23 +262,35 @@ const IN_MEMORY_AT_MOST = 1024 ** 3;
  * rollback-journal file (a WAL-mode image cannot be opened in memory), and opened read-only there; nothing is written
  * beside it. A file with a -wal that holds frames is refused, naming the copy that reads it.
  */
-function openReadOnly(path: string): Database.Database {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+export function openReadOnly(
+  path: string,
+  {
+    atMost = IN_MEMORY_AT_MOST,
+    open = (file: string) => new Database(file, { readonly: true, fileMustExist: true }),
+  }: {
+    atMost?: number | undefined;
+    /** Opens the file read-only (a test simulates a read-only folder's failure here). */
+    open?: (file: string) => Database.Database;
+  } = {},
+): Database.Database {
+  let db: Database.Database | undefined;
   try {
+    db = open(path);
     db.pragma('user_version');
     return db;
   } catch (error) {
-    db.close();
+    db?.close();
     const code = (error as { code?: unknown }).code;
     if (code !== 'SQLITE_READONLY_DIRECTORY' && code !== 'SQLITE_CANTOPEN') throw error;
     const wal = `${path}-wal`;
     const size = statSync(path).size;
-    if ((existsSync(wal) && statSync(wal).size > 0) || size > IN_MEMORY_AT_MOST)
+    if ((existsSync(wal) && statSync(wal).size > 0) || size > atMost)
       throw new CredenceError(
         'STORE_UNAVAILABLE',
         `cannot open the database at ${path}: its folder is read-only and SQLite cannot make its -shm there` +
-          (size > IN_MEMORY_AT_MOST
-            ? ` (the file is over ${IN_MEMORY_AT_MOST / 1024 ** 3} GiB, too big to read ` + 'into memory)'
+          (size > atMost
+            ? ` (the file is ${size} bytes, over the ${atMost} (${Math.round(atMost / 1024 ** 2)} MiB) read into ` +
+              'memory at most)'
             : `, while its -wal holds commits not yet in the file`) +
           `: copy the file${existsSync(wal) ? ' with its -wal' : ''} to a writable folder and open the copy`,
         { cause: error, details: { path } },
@@ -287,15 +312,6 @@ function quickCheckOf(db: Database.Database): string[] {
   }
 }
 
-/** SQLite's codes for a file that is damaged (SQLITE_CORRUPT and its extended codes) or is not a SQLite database. */
-const isDamaged = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return (
-    typeof code === 'string' &&
-    (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_'))
-  );
-};
-
 /**
  * `journal_mode = WAL`, tried again for up to `timeoutMs` while another connection holds the file's write lock: SQLite
  * refuses that switch at once (SQLITE_BUSY) without waiting on its busy timeout, as a new file another process is
@@ -315,10 +331,14 @@ function switchToWal(db: Database.Database, timeoutMs: number): void {
   }
 }
 
-/** Why a store could not be opened: STORE_BUSY (retry) while another connection held the lock, else unavailable. */
-function openFailure(path: string, error: unknown): CredenceError {
+/**
+ * Why a store could not be opened: STORE_BUSY (retry) while another connection held the lock, else unavailable; a
+ * CredenceError already naming the file (openReadOnly's refusal) as it is.
+ */
+export function openFailure(path: string, error: unknown): CredenceError {
+  if (error instanceof CredenceError) return error;
   if (isStoreBusy(error)) return storeBusyError(error, path);
-  const what = isDamaged(error) ? 'it is damaged or is not a Credence (SQLite) database: ' : '';
+  const what = isDamagedError(error) ? 'it is damaged or is not a Credence (SQLite) database: ' : '';
   return new CredenceError(
     'STORE_UNAVAILABLE',
     `cannot open the database at ${path}: ${what}${(error as Error).message}`,
@@ -359,13 +379,14 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
 /**
  * `new SqliteStore`, for `openSqliteStore` alone (the constructor is private, so its declaration names no driver type).
  */
-let construct: (db: Database.Database, location: string, policy: StorePolicy) => SqliteStore;
+let construct: (db: Database.Database, location: string, policy: StorePolicy, damaged: string[]) => SqliteStore;
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   readonly vectorRanking = 'node' as const;
   readonly location: string;
   readonly readOnly: boolean;
+  readonly damaged?: readonly string[];
   readonly #db: Database.Database;
   readonly #policy: StorePolicy;
   readonly #statements = new Map<string, Database.Statement>();
@@ -383,14 +404,15 @@ export class SqliteStore implements Store {
   readonly #calls = new ExecutionCallsCache();
 
   static {
-    construct = (db, location, policy) => new SqliteStore(db, location, policy);
+    construct = (db, location, policy, damaged) => new SqliteStore(db, location, policy, damaged);
   }
 
-  private constructor(db: Database.Database, location: string, policy: StorePolicy) {
+  private constructor(db: Database.Database, location: string, policy: StorePolicy, damaged: string[]) {
     this.#db = db;
     this.#policy = policy;
     this.location = location;
     this.readOnly = db.readonly;
+    if (damaged.length > 0) this.damaged = damaged;
   }
 
   #stmt(sql: string): Database.Statement {
