@@ -1,6 +1,7 @@
 /** @module cli/edges — `credence edge add A B --type T`, `credence edges`, `credence next TOOL`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { shownText } from '../core/security/scrub.js';
 import type { EdgeView } from '../engine/tool-graph/tool-graph.js';
 import { laterEvidenceNote as engineNote } from '../engine/explain.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -34,10 +35,7 @@ export function laterEvidenceNote(list: readonly EdgeView[], now: number): strin
 function parseConfidence(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0 || value > 1) {
-    throw new CredenceError(
-      'INVALID_INPUT',
-      `--min-confidence must be a number in [0, 1], got ${JSON.stringify(text)}`,
-    );
+    throw new CredenceError('INVALID_INPUT', `--min-confidence must be a number in [0, 1], got ${shownText(text)}`);
   }
   return value;
 }

@@ -1,6 +1,7 @@
 /** @module cli/learning — `credence feedback ID`, `credence metrics`, `credence forget ID`. */
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
+import { shownText } from '../core/security/scrub.js';
 import { VERDICTS, type Verdict } from '../core/types.js';
 import { parseSince } from './observe.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
@@ -101,7 +102,7 @@ export function registerLearning(program: Command, context: () => CommandContext
         if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 1)) {
           throw new CredenceError(
             'INVALID_INPUT',
-            `--min-confidence must be a number in [0, 1], got ${JSON.stringify(o.minConfidence)}`,
+            `--min-confidence must be a number in [0, 1], got ${shownText(String(o.minConfidence))}`,
           );
         }
         const report = await withCredence(ctx, (c) =>

@@ -16,7 +16,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 function parseConfidence(text: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
-    throw new CredenceError('INVALID_INPUT', `--confidence must be a number in [0, 1], got ${JSON.stringify(text)}`);
+    throw new CredenceError('INVALID_INPUT', `--confidence must be a number in [0, 1], got ${shownText(text)}`);
   return value;
 }
 

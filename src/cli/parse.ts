@@ -1,11 +1,12 @@
 /** @module cli/parse — option values checked once, with messages that name the flag and the value. */
 import { CredenceError } from '../core/errors.js';
+import { shownText } from '../core/security/scrub.js';
 
 /** A whole number ≥ 1 for --limit. */
 export function parseLimit(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
-    throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${JSON.stringify(text)}`);
+    throw new CredenceError('INVALID_INPUT', `--limit must be a whole number ≥ 1, got ${shownText(text)}`);
   return value;
 }
 
@@ -20,7 +21,7 @@ export const parseList = (text: string): string[] =>
 export function parseCount(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0)
-    throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${JSON.stringify(text)}`);
+    throw new CredenceError('INVALID_INPUT', `${flag} must be a whole number ≥ 0, got ${shownText(text)}`);
   return n;
 }
 

@@ -6,6 +6,7 @@
  * A date without a zone is read as UTC.
  */
 import { CredenceError } from './errors.js';
+import { shownText } from './security/scrub.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -48,7 +49,7 @@ export function parseSince(text: string, now: number, name = '--since'): number 
   if (at === undefined)
     throw new CredenceError(
       'INVALID_INPUT',
-      `${name} must be a duration such as 7d, 12h, 2w or an ISO date, got ${JSON.stringify(text)}`,
+      `${name} must be a duration such as 7d, 12h, 2w or an ISO date, got ${shownText(text)}`,
     );
   return at;
 }

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import { CredenceError, isCredenceError, isStoreBusy, STORE_BUSY_MESSAGE } from '../core/errors.js';
+import { shownText } from '../core/security/scrub.js';
 import { EDGE_TYPES, VERDICTS, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import { oneLine, requestTarget } from '../http/request.js';
@@ -117,16 +118,28 @@ function parseTypes(text: string | null): EdgeType[] | undefined {
   if (bad.length > 0)
     throw new CredenceError(
       'INVALID_INPUT',
-      `unknown edge type ${bad.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EDGE_TYPES.join(', ')}`,
+      `unknown edge type ${bad.map((t) => shownText(t)).join(', ')}: the types are ${EDGE_TYPES.join(', ')}`,
     );
   return types as EdgeType[];
 }
+
+/** A value a request gave, as a message quotes it: a string scrubbed (shownText), anything else by its kind. */
+const shownValueOf = (value: unknown): string =>
+  typeof value === 'string'
+    ? shownText(value)
+    : typeof value === 'number' || typeof value === 'boolean' || value === null
+      ? String(value)
+      : value === undefined
+        ? 'nothing'
+        : Array.isArray(value)
+          ? 'an array'
+          : `a ${typeof value}`;
 
 function parseNumber(name: string, text: string | null, ok: (n: number) => boolean, what: string): number | undefined {
   if (text === null || text.trim() === '') return undefined;
   const n = Number(text);
   if (!Number.isFinite(n) || !ok(n))
-    throw new CredenceError('INVALID_INPUT', `${name} must be ${what}, got ${JSON.stringify(text)}`);
+    throw new CredenceError('INVALID_INPUT', `${name} must be ${what}, got ${shownText(text)}`);
   return n;
 }
 
@@ -178,7 +191,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     if (Object.values(counts).every((n) => n === 0)) {
       throw new CredenceError(
         'NOT_FOUND',
-        `scope ${JSON.stringify(name)} holds nothing in this store; the scopes are listed at /api/scopes`,
+        `scope ${shownText(name)} holds nothing in this store; the scopes are listed at /api/scopes`,
       );
     }
     const opened = await credence.forScope(name);
@@ -222,7 +235,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       if (typeof body.verdict !== 'string' || !(VERDICTS as readonly string[]).includes(body.verdict)) {
         throw new CredenceError(
           'INVALID_INPUT',
-          `"verdict" must be one of ${VERDICTS.join(', ')}, got ${JSON.stringify(body.verdict)}`,
+          `"verdict" must be one of ${VERDICTS.join(', ')}, got ${shownValueOf(body.verdict)}`,
         );
       }
       const engine = await engineFor(q.get('scope'));
@@ -276,10 +289,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       try {
         id = decodeURIComponent(route.slice('tool/'.length));
       } catch {
-        throw new CredenceError(
-          'INVALID_INPUT',
-          `the tool id in ${JSON.stringify(url.pathname)} is not valid URL encoding`,
-        );
+        throw new CredenceError('INVALID_INPUT', `the tool id in ${shownText(url.pathname)} is not valid URL encoding`);
       }
       if (id === '') throw new CredenceError('INVALID_INPUT', 'give a tool id: /api/tool/<id>');
       return sendJson(res, 200, await toolPayload(engine, id));
@@ -329,7 +339,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     // Another process holds the write lock: 503, retry (not a 500 the dashboard could not explain).
     if (isStoreBusy(error)) return sendError(res, 503, 'STORE_BUSY', STORE_BUSY_MESSAGE);
     if (isCredenceError(error)) return sendError(res, STATUS[error.code] ?? 500, error.code, error.message);
-    log(`dashboard: ${req.method ?? '?'} ${JSON.stringify(req.url ?? '')} failed: ${oneLine(error)}`);
+    log(`dashboard: ${req.method ?? '?'} ${shownText(req.url ?? '')} failed: ${oneLine(error)}`);
     // The message (a driver's text can quote stored values or SQL) goes to the log only.
     sendError(
       res,
@@ -355,7 +365,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
         res,
         400,
         'INVALID_INPUT',
-        `the request target ${JSON.stringify(req.url ?? '')} is not a path starting with one /: ` +
+        `the request target ${shownText(req.url ?? '')} is not a path starting with one /: ` +
           'ask for a page such as /graph',
       );
       return true;
