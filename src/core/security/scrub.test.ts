@@ -1893,6 +1893,67 @@ describe('scrubText on signed URLs, command-line passwords and YAML blocks (walk
   });
 });
 
+describe('secrets of the same families (review B, item 4)', () => {
+  const pw = 'Zq8x' + 'Vt3mPw';
+  const sig = 'Xk7pQ2mZr9Lw4Tv8' + 'Yn1Bc5Hd3Jf6Ks0G';
+  const R = '[REDACTED:credential]';
+  it.each([
+    [`az login --service-principal -u http://app -p ${pw} --tenant t`, `-u http://app -p ${R} --tenant t`],
+    [`oc login -u dev -p ${pw} https://api.acme.io:6443`, `oc login -u dev -p ${R} https://api.acme.io:6443`],
+    [`ALTER USER 'app'@'%' IDENTIFIED BY '${pw}''x${pw}';`, `IDENTIFIED BY '${R}';`],
+    [`CREATE USER app IDENTIFIED BY ${pw};`, `CREATE USER app IDENTIFIED BY ${R};`],
+    [`grant all on *.* to app identified by '${pw}'`, `identified by '${R}'`],
+    [
+      `https://b.s3.amazonaws.com/k?AWSAccessKeyId=AKIAIOSFODNN7EXAMPLE&Signature=${sig}%2B%3D&Expires=1700000000`,
+      `&Signature=${R}&Expires=1700000000`,
+    ],
+    [`https://x.cloudfront.net/a.mp4?Policy=eyJ&Signature=${sig}~&Key-Pair-Id=K2JCJ`, `&Signature=${R}&Key-Pair-Id=`],
+    [`gh secret set API_KEY -b"${pw}"`, `gh secret set API_KEY -b"${R}"`],
+    [`gh secret set API_KEY -b${pw}`, `gh secret set API_KEY -b${R}`],
+    [`REDISCLI_AUTH=${pw} redis-cli ping`, `REDISCLI_AUTH=${R} redis-cli ping`],
+    [`cat <<< ${pw} | docker login --password-stdin -u me`, `cat <<< ${R} | docker login`],
+    [`{"value":"${pw}4Lk9","name":"API_TOKEN"}`, `{"value":"${R}","name":"API_TOKEN"}`],
+    [`key ${'AKIA' + 'QWRTZXCVBNMLKJHG'} here`, 'key [REDACTED:aws-access-key-id] here'],
+    [`the password is 2.0.0-${pw}9`, `the password is ${R}`],
+    ['DB_PASSWORD=correct.horse.battery', `DB_PASSWORD=${R}`],
+  ])('redacts the secret of %j', (text, part) => {
+    const out = scrubText(text).text;
+    expect(out).toContain(part);
+    expect(out).not.toContain(pw);
+    expect(scrubText(out).text).toBe(out);
+  });
+
+  it('reads a YAML block scalar whole, however long', () => {
+    const lines = Array.from({ length: 360 }, (_, i) => `  ${pw}${String(i).padStart(4, '0')}`);
+    const text = `kubeconfig_token: |\n${lines.join('\n')}\nnext: 1\n`;
+    expect(text.length).toBeGreaterThan(4096);
+    expect(scrubText(text).text).toBe(`kubeconfig_token: |\n  ${R}\nnext: 1\n`);
+  });
+
+  it.each([
+    'region ASIAPACIFICSOUTHEAST',
+    'password = config.db.password',
+    'the release is 2.0.0-rc1 and the password is in the vault',
+    'az login --service-principal -u http://app -p /tmp/cert.pem --tenant acme',
+    'https://x/y?exp=1700000000&sig=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});
+
+describe('IDENTIFIED BY only in SQL, and what is no secret kept (review B, item 5)', () => {
+  it.each([
+    "the campaign identified by 'coNIibMvf2w' between March 1 and 2",
+    'users are identified by "email"',
+    "Files identified by 'hash' are skipped",
+    'echo "logging in" | docker login --password-stdin',
+    'https://cdn.acme.io/f.zip?exp=1700000000&sig=5d41402abc4b2a76b9719d911017c592',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+    expect(scrubValue({ query: text })).toEqual({ query: text });
+  });
+});
+
 describe('the rules of walk 10 item 3 on long adversarial texts', () => {
   it.each([
     'redis-cli -h a ',
@@ -1906,7 +1967,14 @@ describe('the rules of walk 10 item 3 on long adversarial texts', () => {
     '_auth=',
     'mysql \\\n',
     '://a:#',
-  ])('reads 300 KB of %j a bounded number of times per character', (unit) => {
+    'az login -u a ',
+    'cat <<< x ',
+    "CREATE USER a IDENTIFIED BY 'x''",
+    '&Signature=',
+    'REDISCLI_AUTH=',
+    '{"value":"x","name":',
+    'the password is 2.0.0-',
+  ])('scans 300 KB of %j in its rules a bounded number of times per character (bench: scrub times it)', (unit) => {
     const text = unit.repeat(Math.ceil(300_000 / unit.length));
     const before = scrubWork();
     const once = scrubText(text).text;

@@ -250,7 +250,7 @@ function keyClass(key: string): KeyClass | undefined {
  * after a spaced colon (`key: v`, YAML and object literals); after a spaced `=`, `:=` or `=>`
  * (`key = v`, the way code assigns); or after a CLI flag (`--password v`).
  */
-type ValueForm = 'quoted' | 'tight' | 'colon' | 'assign' | 'flag';
+type ValueForm = 'quoted' | 'tight' | 'env' | 'colon' | 'assign' | 'flag';
 
 /**
  * How many characters of a value after a credential key to redact; 0 when it is not a secret.
@@ -284,7 +284,13 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
     return passphrase;
   }
   if (form === 'flag' && (v.startsWith('-') || SECRET_REFERENCE.test(v))) return false;
-  if (v.includes('(') || URL_LIKE.test(v) || PATH_LIKE.test(v) || isCodeMemberPath(v) || INDEXING_OR_GENERIC.test(v))
+  if (
+    v.includes('(') ||
+    URL_LIKE.test(v) ||
+    PATH_LIKE.test(v) ||
+    isCodeMemberPath(v, form === 'env') ||
+    INDEXING_OR_GENERIC.test(v)
+  )
     return false;
   if (bareWord) {
     if (form === 'assign') return false;
@@ -298,14 +304,38 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
  * rather than as the secret: a member path without digits, or one whose last member names a secret. A dotted
  * value with digits is the secret itself (`Winter2026.Spring`, a Vault `hvs.…`, a Discord bot token, `ak.Zx9…`).
  */
-function isCodeMemberPath(v: string): boolean {
+function isCodeMemberPath(v: string, env = false): boolean {
   if (!MEMBER_PATH.test(v)) return false;
-  if (!HAS_DIGIT.test(v)) return true;
+  // An env line (`DB_PASSWORD=correct.horse.battery`) holds no code: its dotted value is the secret, unless it
+  // reads one (`DB_PASSWORD=process.env.DB_PASSWORD`).
+  if (!HAS_DIGIT.test(v) && !env) return true;
   const last = v.slice(v.lastIndexOf('.') + 1).replace(/!$/, '');
   return !HAS_DIGIT.test(last) && NAMES_A_SECRET.test(last);
 }
 
 const OPENAI_KEY_PREFIX = /^(?:proj|svcacct|admin)-/;
+
+/**
+ * Whether AKIA/ASIA and 16 capitals and digits is an AWS key id: a digit in it, or letters that do not read as words
+ * (words: 5+ vowels, Y counted, and no run of more than 3 consonants, as `PACIFICSOUTHEAST`); about 7% of random
+ * letter runs read so, so about 1 real id in 400 is kept.
+ */
+function isAwsKeyId(id: string): boolean {
+  const body = id.slice(4);
+  if (HAS_DIGIT.test(body)) return true;
+  const vowels = body.match(/[AEIOUY]/g)?.length ?? 0;
+  const longestRun = Math.max(...body.split(/[AEIOUY]/).map((run) => run.length));
+  return vowels < 5 || longestRun > 3;
+}
+
+/** The URL (no whitespace, at most 4 KB either side) around `at` in `text`. */
+function urlAround(text: string, at: number): string {
+  let from = at;
+  while (from > 0 && at - from < 4096 && !/\s/.test(text[from - 1] as string)) from--;
+  let to = at;
+  while (to < text.length && to - at < 4096 && !/\s/.test(text[to] as string)) to++;
+  return text.slice(from, to);
+}
 
 /** Whether what follows `sk-` is generated like an OpenAI key's: capitals, small letters and digits all in it. */
 function isOpenAiKeyBody(body: string): boolean {
@@ -437,9 +467,11 @@ function extendRun(text: string, from: number, rest: RegExp): number {
 }
 
 /**
- * Characters the rules have read since the module was loaded: each match's length and one for each match tried, and
- * each run followed past a match. A rule that read on from each repetition to the end of a text makes it grow with
- * the square of the text's length; {@link scrubWork} lets a test bound it by the text's length without a clock.
+ * Characters the rules' own code has read since the module was loaded: each match's length and one for each match
+ * tried, each run followed past a match, each look back or on. A locate that read on from each repetition to the end
+ * of a text makes it grow with the square of the text's length; {@link scrubWork} lets a test bound that without a
+ * clock. It does not see the regex engine's scanning and backtracking inside one exec: `npm run bench -- scrub` times
+ * that on n and 4n characters (a timing, so not in the tests).
  */
 let work = 0;
 
@@ -645,6 +677,12 @@ const PROSE_CREDENTIAL = new RegExp(
  * Words with digits that name no secret: algorithms and hashes, encodings, architectures, numeronyms (i18n, k8s),
  * versions, ordinals; and a word joined by `-` to a plain word (`base64-encoded`, `k8s-managed`, `i18n-ready`).
  */
+/** An environment variable's name (`DB_PASSWORD`): capitals, digits and `_`. */
+const ENV_KEY = /^[A-Z][A-Z0-9_]*$/;
+
+/** A version-looking value (`2.0.0-…`) and what follows its `-` or `+`. */
+const VERSION_TAIL = /^v?\d+(?:\.\d+)+[-+](\S+)$/i;
+
 const NOT_A_CREDENTIAL = new RegExp(
   String.raw`^(?:sha-?\d*|md\d|(?:bcrypt|scrypt|pbkdf|argon|blake|crc|murmur|xxhash|xxh)\d*(?:id|i|d|b|s)?\d*` +
     String.raw`|utf-?\d+(?:mb\d)?|ucs-?\d+|latin-?\d+|iso-?8859(?:-?\d+)?|cp\d{3,4}|base\d+(?:url)?|aes-?\d+|rsa-?\d+` +
@@ -669,6 +707,10 @@ const CAPITALS_KEY = /^[A-Z0-9]{12,}$/;
  */
 function proseCredentialLength(raw: string, frame: string): number {
   const v = raw.replace(/[.,;:!?)\]}]+$/, '');
+  // A version's suffix is short (`-rc1`, `+build.5`); one of 8+ capitals, small letters and digits is a secret.
+  const tail = VERSION_TAIL.exec(v)?.[1];
+  if (tail !== undefined && tail.length >= 8 && HAS_UPPER.test(tail) && HAS_LOWER.test(tail) && HAS_DIGIT.test(tail))
+    return isPlaceholder(v) ? 0 : v.length;
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
   const made =
     (HAS_LETTER.test(v) && HAS_DIGIT.test(v)) ||
@@ -701,6 +743,33 @@ const proseCredential: Rule = {
 };
 
 /**
+ * SQL's `IDENTIFIED BY 'PW'` (a doubled quote inside it is part of it) or Oracle's unquoted `IDENTIFIED BY PW`: only in
+ * SQL, that is upper-case IDENTIFIED BY, or after CREATE/ALTER USER or GRANT on its line; prose (`the campaign
+ * identified by 'x'`, `users are identified by "email"`) keeps it.
+ */
+const sqlIdentifiedBy: Rule = {
+  kind: 'credential',
+  pattern: new RegExp(
+    String.raw`\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?` +
+      String.raw`(?:'((?:[^'\r\n]|''){1,${VALUE_SCAN_LIMIT}})'|"((?:[^"\r\n]|""){1,${VALUE_SCAN_LIMIT}})"|` +
+      String.raw`(?!VALUES\b)([^\s'";,)]+))`,
+    'gi',
+  ),
+  locate: (m) => {
+    // The statement before it on its line, at most 512 characters back (a bounded look: linear).
+    const before = m.input.slice(Math.max(0, m.index - 512), m.index);
+    const statement = before.slice(Math.max(before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1);
+    work += before.length;
+    const sql =
+      /^IDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY\b/.test(m[0]) ||
+      /\b(?:(?:create|alter)[ \t]+user|grant)\b/i.test(statement);
+    const value = m[1] ?? m[2] ?? m[3] ?? '';
+    if (!sql || isPlaceholder(value)) return KEEP;
+    return { start: m.index + m[0].length - value.length - (m[3] === undefined ? 1 : 0), length: value.length };
+  },
+};
+
+/**
  * A rule for a value after a command's frame (`frame`, a pattern source without groups), quoted or not
  * ({@link VALUE}); `after` must follow it. A placeholder (`"$REDIS_PW"`) is kept.
  */
@@ -712,14 +781,12 @@ function commandValue(frame: string, flags = '', after = ''): Rule {
   };
 }
 
-/** Lines a YAML block scalar's value is read for at most (a key's block: a password, a token, a few lines). */
-const YAML_BLOCK_LIMIT = 4_096;
 /** A YAML key that opens a block scalar (`password: |`, `token: >-`), its indent in group 1 and its name in group 2. */
 const YAML_BLOCK_KEY = /^([ \t]*(?:-[ \t]+)?)["']?([\w.-]{1,64})["']?[ \t]*:[ \t]*[|>][-+0-9]{0,2}[ \t]*\r?\n/gm;
 
 /**
  * A YAML block scalar after a credential key: the lines indented deeper than the key are the value
- * (`password: |⏎    Hunter2⏎`). Read at most {@link YAML_BLOCK_LIMIT} characters, and on from its end.
+ * (`password: |⏎    Hunter2⏎`), the whole block (once: the scan goes on from its end, so this stays linear).
  */
 const yamlBlockCredential: Rule = {
   kind: 'credential',
@@ -729,7 +796,7 @@ const yamlBlockCredential: Rule = {
     const text = m.input;
     const indent = (m[1] ?? '').length;
     const from = m.index + m[0].length;
-    const limit = Math.min(text.length, from + YAML_BLOCK_LIMIT);
+    const limit = text.length;
     let start = -1;
     let end = from;
     let i = from;
@@ -770,8 +837,9 @@ const RULES: readonly Rule[] = Object.freeze([
   // letters and digits; a branch or ticket name (`sk-4821-fix-payment-retry-logic`) does not.
   whole('openai-key', /(?<![\w\]-])sk-(?!ant-)[\w-]{20,}/g, (s) => isOpenAiKeyBody(s.slice(3))),
   whole('github-token', /(?<![\w\]])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,})/g),
-  // AKIA or ASIA and 16 capitals and digits, a digit among them: `ASIAPACIFICSOUTHEAST` is a word, not a key id.
-  whole('aws-access-key-id', /(?<![A-Z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, (s) => HAS_DIGIT.test(s)),
+  // AKIA or ASIA and 16 capitals and digits as a whole token (real ids are base32, [A-Z2-7]{16}, and about 1 in 28
+  // has no digit): without a digit it is a key id unless its letters read as words (isAwsKeyId).
+  whole('aws-access-key-id', /(?<![A-Z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, isAwsKeyId),
   framed(
     'aws-secret-key',
     new RegExp(
@@ -829,9 +897,20 @@ const RULES: readonly Rule[] = Object.freeze([
   framed('url-password', /(:\/\/[^\s:/?#@"'<>]*:)([^\s/?@"'<>]+)(?=@)/g, (s) => (isPlaceholder(s) ? 0 : s.length)),
   // Signed URLs: an Azure SAS `sig=` (also in a connection string's SharedAccessSignature=), S3 and GCS presigned
   // `X-Amz-Signature=`, `X-Amz-Credential=`, `X-Amz-Security-Token=` (and X-Goog-).
+  // A hex `sig=` is a digest (`?exp=…&sig=<sha256>`), not a SAS signature (base64 of an HMAC, never all hex).
   framed('credential', /((?:[?&;]|\bSharedAccessSignature=)sig=)([\w%+/=-]{16,})/gi, (s) =>
-    isPlaceholder(s) ? 0 : s.length,
+    isPlaceholder(s) || /^[0-9a-f]+$/i.test(s) ? 0 : s.length,
   ),
+  // S3's SigV2 (`AWSAccessKeyId=…&Signature=`) and CloudFront's signed URLs (`Signature=…&Key-Pair-Id=`).
+  {
+    kind: 'credential',
+    pattern: /([?&]Signature=)([^&\s"'#<>]{8,})/g,
+    locate: (m) => {
+      const value = m[2] ?? '';
+      if (isPlaceholder(value) || !/[?&](?:AWSAccessKeyId|Key-Pair-Id)=/.test(urlAround(m.input, m.index))) return KEEP;
+      return { start: m.index + (m[1] ?? '').length, length: value.length };
+    },
+  },
   framed('credential', /([?&]X-(?:Amz|Goog)-(?:Signature|Credential|Security-Token)=)([^&\s"'#<>]{8,})/gi, (s) =>
     isPlaceholder(s) ? 0 : s.length,
   ),
@@ -840,25 +919,35 @@ const RULES: readonly Rule[] = Object.freeze([
   // A password given on a command line: `redis-cli -a PW`, `gh secret set X --body PW`, SQL `IDENTIFIED BY 'PW'`,
   // `echo PW | docker login --password-stdin` (the value before the pipe).
   commandValue(String.raw`\bredis-cli(?:[ \t]+(?!-a[ \t])[^\s;&|]+){0,12}[ \t]+-a[ \t]+`),
+  commandValue(String.raw`(?<![\w-])REDISCLI_AUTH=`),
   commandValue(
-    String.raw`\bgh[ \t]+secret[ \t]+set\b(?:[ \t]+(?!(?:--body|-b)[ \t=])[^\s;&|]+){0,8}` +
-      String.raw`[ \t]+(?:--body|-b)(?:[ \t]+|=)`,
+    String.raw`\bgh[ \t]+secret[ \t]+set\b(?:[ \t]+(?!(?:--body|-b))[^\s;&|]+){0,8}` +
+      String.raw`[ \t]+(?:--body(?:[ \t]+|=)|-b(?:[ \t]+|=)?)`,
   ),
-  framed(
-    'credential',
-    new RegExp(
-      String.raw`(\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?` +
-        String.raw`(?:'(?=[^'\r\n]{1,${VALUE_SCAN_LIMIT}}')|"(?=[^"\r\n]{1,${VALUE_SCAN_LIMIT}}")))([^'"\r\n]+)`,
-      'gi',
+  // `-p PW` of the login commands that take a password so: az (a service principal's secret), oc, cf, helm
+  // registry, podman, buildah, skopeo, nerdctl, oras (docker's own rule is above).
+  // A path there is az's certificate (`-p /tmp/cert.pem`), not a password.
+  {
+    ...commandValue(
+      String.raw`\b(?:az|oc|cf|helm[ \t]+registry|podman|buildah|skopeo|nerdctl|oras)[ \t]+login\b` +
+        String.raw`(?:[ \t]+(?!-p\b)[^\s;&|]+){0,12}[ \t]+-p(?:[ \t]+|=)`,
     ),
-    (s) => (isPlaceholder(s) ? 0 : s.length),
-  ),
-  commandValue(
-    String.raw`\b(?:echo|printf)[ \t]+(?:-[A-Za-z]+[ \t]+)?(?:(?:'%s'|"%s")[ \t]+)?`,
-    '',
-    String.raw`(?=[ \t]*\|[ \t]*(?:sudo[ \t]+)?[\w./-]{0,64}` +
-      String.raw`\b(?:docker|podman|buildah|nerdctl|helm|oras|crane|skopeo)\b[^\n;&|]{0,200}--password-stdin)`,
-  ),
+    locate: (m) => locateValue(m, 1, (v) => (isPlaceholder(v.trim()) || PATH_LIKE.test(v) ? 0 : v.length)),
+  },
+  sqlIdentifiedBy,
+  {
+    ...commandValue(
+      String.raw`(?:\b(?:echo|printf)[ \t]+(?:-[A-Za-z]+[ \t]+)?(?:(?:'%s'|"%s")[ \t]+)?|\bcat[ \t]+<<<[ \t]*)`,
+      '',
+      String.raw`(?=[ \t]*\|[ \t]*(?:sudo[ \t]+)?[\w./-]{0,64}` +
+        String.raw`\b(?:docker|podman|buildah|nerdctl|helm|oras|crane|skopeo)\b[^\n;&|]{0,200}--password-stdin)`,
+    ),
+    // A message of small words (`echo "logging in"`) is no password: one word, or a capital, digit or symbol, is.
+    locate: (m) =>
+      locateValue(m, 1, (v) =>
+        isPlaceholder(v.trim()) || /^[a-z]+(?: [a-z]+)+(?:\.{3}|[.!])?$/.test(v) ? 0 : v.length,
+      ),
+  },
   yamlBlockCredential,
   // Not followed by `[` either: base64 glued to a key (`Basic …TOKEN=value`) would take the key's
   // `=` as padding once the value is a marker, and scrubbing again would redact more.
@@ -896,7 +985,13 @@ const RULES: readonly Rule[] = Object.freeze([
       const cls = keyClass(m[1] ?? '');
       if (cls === undefined) return KEEP;
       const sep = m[2] ?? '';
-      const form: ValueForm = !HAS_BLANK.test(sep) ? 'tight' : sep.trim() === ':' ? 'colon' : 'assign';
+      const form: ValueForm = !HAS_BLANK.test(sep)
+        ? sep === '=' && ENV_KEY.test(m[1] ?? '')
+          ? 'env'
+          : 'tight'
+        : sep.trim() === ':'
+          ? 'colon'
+          : 'assign';
       return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
     },
   },
@@ -914,6 +1009,17 @@ const RULES: readonly Rule[] = Object.freeze([
       if (cls === undefined) return KEEP;
       const form: ValueForm = m[2] === '=' ? 'tight' : 'colon';
       return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
+    },
+  },
+  // The same, value first: `{"value": "…", "name": "API_TOKEN"}`.
+  {
+    kind: 'credential',
+    pattern: /("value"[ \t]*:[ \t]*")([^"\\\r\n]{1,256})("[ \t]*,[ \t]*"(?:name|key)"[ \t]*:[ \t]*")([\w.-]{1,64})"/gi,
+    locate: (m) => {
+      const cls = keyClass(m[4] ?? '');
+      const value = m[2] ?? '';
+      if (cls === undefined) return KEEP;
+      return { start: m.index + (m[1] ?? '').length, length: credentialValueLength(value, cls, 'quoted') };
     },
   },
   {
@@ -962,7 +1068,7 @@ const RULES: readonly Rule[] = Object.freeze([
 const PREFILTER = new RegExp(
   'pass|pwd|secret|token|key|credential|auth|bearer|basic|sk[-_]|rk_|gh[pousr]_|github_pat_|akia|asia|' +
     String.raw`eyj|-----begin|xox|xapp-|aiza|npm_|glpat-|hf_|sg\.|hv[sbr]\.|[MNO][\w-]{23,27}\.[\w-]{6}\.|` +
-    String.raw`whsec_|hooks\.slack|discord|docker|sig=|x-amz-|x-goog-|redis-cli|identified|` +
+    String.raw`whsec_|hooks\.slack|discord|docker|sig=|x-amz-|x-goog-|redis-cli|identified|[ \t]login\b|` +
     String.raw`cookie|mysql|mariadb|:\/\/[^\s/]*@|(?:^|\s)-u\s|--user|\bpw\b`,
   'i',
 );
