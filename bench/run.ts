@@ -17,6 +17,7 @@ import { benchEvolveEngine } from './evolve-engine.js';
 import { benchEvolveGrouping } from './evolve-grouping.js';
 import { benchGateway, benchGatewaySession } from './gateway.js';
 import { benchHooks } from './hooks.js';
+import { benchScrub } from './scrub.js';
 import { formatTable, type BenchRow } from './table.js';
 
 // `npm run bench -- gateway,recall` runs only the named sections; no argument runs them all.
@@ -37,6 +38,7 @@ try {
     ['gateway', () => benchGateway()],
     ['gateway-session', () => benchGatewaySession()],
     ['hooks', () => benchHooks()],
+    ['scrub', async () => benchScrub()],
     ['dashboard', async () => (await import('./dashboard.js')).benchDashboard()],
     ['stores', async () => (await import('./stores.js')).benchStores()],
     ['writers', async () => (await import('./stores.js')).benchWriters({ dir })],
