@@ -1941,6 +1941,24 @@ describe('secrets of the same families (review B, item 4)', () => {
   });
 });
 
+describe('scrubValue on schema values of a credential (review B, item 4)', () => {
+  const pw = 'Zq8x' + 'Vt3mPw';
+  const R = '[REDACTED:credential]';
+  it("redacts a credential property's enum and an OpenAPI parameter's example", () => {
+    expect(scrubValue({ properties: { password: { type: 'string', enum: [pw, `${pw}9`] } } })).toEqual({
+      properties: { password: { type: 'string', enum: [R, R] } },
+    });
+    expect(scrubValue({ parameters: [{ name: 'api_key', in: 'query', example: `${pw}4Lk9` }] })).toEqual({
+      parameters: [{ name: 'api_key', in: 'query', example: R }],
+    });
+  });
+
+  it('keeps the enum of a property that only names a kind of credential', () => {
+    const schema = { properties: { token_type: { enum: ['access_token', 'refresh_token'] } } };
+    expect(scrubValue(schema)).toEqual(schema);
+  });
+});
+
 describe('IDENTIFIED BY only in SQL, and what is no secret kept (review B, item 5)', () => {
   it.each([
     "the campaign identified by 'coNIibMvf2w' between March 1 and 2",

@@ -1278,8 +1278,8 @@ function scrubTooDeep(): string {
 const NAME_FIELD = /^(?:name|key|variable|parameter_?key|option_?name)$/i;
 /** The field that holds the entry's value. */
 const VALUE_FIELD = /^(?:value|parameter_?value|default_?value)$/i;
-/** Fields of a JSON Schema property that hold a value of it. */
-const SCHEMA_VALUE_FIELD = /^(?:default|example|examples|const|value)$/;
+/** Fields of a JSON Schema property (or an OpenAPI parameter) that hold a value of it. */
+const SCHEMA_VALUE_FIELD = /^(?:default|example|examples|const|value|enum)$/;
 
 /** The credential an object's name field names (`{name: "DB_PASSWORD", value: …}`), if one does. */
 function namedCredential(value: Record<string, unknown>): string | undefined {
@@ -1313,10 +1313,11 @@ function scrubDeep(value: unknown, context: string | undefined, seen: WeakMap<ob
   const named = namedCredential(value);
   const schemaOf = context !== undefined && keyClass(context) !== undefined ? context : undefined;
   for (const key of Object.keys(value)) {
-    // A value named by a neighbouring key (`{name: "DB_PASSWORD", value: …}`) or an example of a credential property
-    // (`properties.password.default`) is framed by that name.
+    // A value named by a neighbouring key (`{name: "DB_PASSWORD", value: …}`, an OpenAPI parameter's `{name: "api_key",
+    // example: …}`) or an example of a credential property (`properties.password.default`, its `enum`) is framed by
+    // that name.
     const frame =
-      (named !== undefined && VALUE_FIELD.test(key) ? named : undefined) ??
+      (named !== undefined && (VALUE_FIELD.test(key) || SCHEMA_VALUE_FIELD.test(key)) ? named : undefined) ??
       (schemaOf !== undefined && SCHEMA_VALUE_FIELD.test(key) ? schemaOf : key);
     const item = value[key];
     // defineProperty, so a JSON key named "__proto__" stays a key and never becomes a prototype.
