@@ -1966,6 +1966,7 @@ describe('IDENTIFIED BY only in SQL, and what is no secret kept (review B, item 
     "Files identified by 'hash' are skipped",
     'echo "logging in" | docker login --password-stdin',
     'https://cdn.acme.io/f.zip?exp=1700000000&sig=5d41402abc4b2a76b9719d911017c592',
+    'Additional headers to be sent with the request (e.g., Authorization: Bearer TOKEN)',
   ])('leaves %j alone', (text) => {
     expect(scrubText(text).text).toBe(text);
     expect(scrubValue({ query: text })).toEqual({ query: text });

@@ -958,6 +958,8 @@ const RULES: readonly Rule[] = Object.freeze([
   ),
   framed('bearer-token', new RegExp(String.raw`(${AUTH_FRAME}?\bBearer[ \t]+)([\w.~+/-]+=*)`, 'gi'), (s, frame) => {
     const token = s.replace(TRAILING_DOTS, '');
+    // `Authorization: Bearer TOKEN` (docs, tool schemas) names the token; it is none.
+    if (isPlaceholder(token)) return 0;
     return (isAuthFrame(frame) ? token.length >= 4 : looksGenerated(token)) ? token.length : 0;
   }),
   framed(
