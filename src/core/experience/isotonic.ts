@@ -3,8 +3,7 @@
  * A monotone (non-decreasing) fit of outcomes to a score, by pooling adjacent violators, used to turn a
  * memory's raw strength into how often such memories were right (issue 19). Each pooled block is shrunk
  * toward the overall mean (itself shrunk toward one half) by `prior` pseudo-observations, so a block of two
- * points says little. A score well below every one the fit was measured on is beyond its support: the fit says
- * nothing there ({@link beyondSupport}). Pure.
+ * points says little. Pure.
  */
 
 export interface IsotonicPoint {
@@ -62,22 +61,4 @@ export function predictIsotonic(fit: IsotonicFit, x: number): number {
   if (x < fit.lo && fit.lo > 0) return (fit.ys[0] as number) * Math.sqrt(Math.max(0, x) / fit.lo);
   for (let i = 0; i < fit.xs.length; i += 1) if (x <= (fit.xs[i] as number)) return fit.ys[i] as number;
   return fit.ys[fit.ys.length - 1] as number;
-}
-
-/**
- * How far below the weakest score a fit was measured on it may still be read: a quarter of a strength's [0, 1]
- * scale. Where every replay was a repeat (strength 1), a rewording of the task ("update the config files", "change
- * the config file": 0.77–0.95) is still read and a task sharing a word with it ("delete the old config file",
- * "validate the config": 0.54–0.66) is not. Wrongly out costs what the memory would have added; wrongly in can do
- * worse than no memory at all, so the margin leans out.
- */
-export const SUPPORT_MARGIN = 0.25;
-
-/**
- * Whether `x` lies below every score the fit stands on by more than `margin`. Nothing measured there: a memory whose
- * replays were all close repeats (a history of one task done twenty times) says nothing of a task it merely shares a
- * word with, and what it learned must not answer for it (issue 19: learning never does worse than before it learned).
- */
-export function beyondSupport(fit: IsotonicFit, x: number, margin = SUPPORT_MARGIN): boolean {
-  return fit.n > 0 && x < fit.lo - margin;
 }

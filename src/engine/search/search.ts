@@ -45,13 +45,7 @@ import {
   toolEvidence,
   toolRow,
 } from './learned-selection.js';
-import {
-  beyondSupport,
-  fitIsotonic,
-  type IsotonicFit,
-  type IsotonicPoint,
-  predictIsotonic,
-} from '../../core/experience/isotonic.js';
+import { fitIsotonic, type IsotonicFit, type IsotonicPoint, predictIsotonic } from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
 import { chooseLinks } from '../../core/experience/link-choice.js';
@@ -253,8 +247,6 @@ async function memoryVotes(
   const proposal = voteNeighbours(await nearestRuns(ctx, text));
   if (proposal.votes.length === 0) return undefined;
   const fit = await calibration(ctx, replaySearchDag(ctx, {}));
-  // Past runs less alike than any the replays measured the memory on: its vote is not weighed in.
-  if (beyondSupport(fit.memory, proposal.strength)) return undefined;
   const expected = predictIsotonic(fit.memory, proposal.strength);
   const searchExpected = fit.search.n < MIN_CALIBRATION ? SEARCH_PRIOR : fit.search.mean;
   return {
@@ -1103,11 +1095,6 @@ export async function suggestDag(
     const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks);
     return verdict === undefined ? plain : leftOutMemory(ctx, plain, verdict, request);
   }
-  const unlike = verdict === undefined ? undefined : await unlikeEveryReplay(ctx, intent, request);
-  if (verdict !== undefined && unlike !== undefined) {
-    const plain = await suggestDag(ctx, intent, { ...request, useMemory: false }, leaveOut, hideOwnLinks);
-    return leftOutMemory(ctx, plain, { ...verdict, way: 'search', why: unlike }, request);
-  }
   const { gathered, searchBuilt, searchScored, learnedEdges } = await searchBuiltDag(
     ctx,
     intent,
@@ -1256,23 +1243,6 @@ export async function suggestDag(
  * search-built DAG of its seed confidence: the gate's own replays of the search alone, which hid each run's own
  * links, where it made them (its memory's way was replayed against it), else the scope's calibration.
  */
-/**
- * Why the memory stays out of this intent's DAG when its nearest past runs are less alike than any the replays
- * measured the memory on (core/experience/isotonic beyondSupport), else undefined. What the replays gained says
- * nothing of such a task: the DAG is built as without the memory, the learned graph kept.
- */
-async function unlikeEveryReplay(ctx: SearchContext, intent: string, request: DagRequest): Promise<string | undefined> {
-  const proposal = voteNeighbours(await nearestRuns(ctx, intent));
-  if (proposal.neighbours.length === 0) return undefined;
-  const fit = (await calibration(ctx, replaySearchDag(ctx, request))).memory;
-  if (!beyondSupport(fit, proposal.strength)) return undefined;
-  return (
-    `the memory is left out: the nearest past runs are less alike than any it was measured on (strength ` +
-    `${proposal.strength.toFixed(2)}; ${fit.n} replays from ${fit.lo.toFixed(2)}): the DAG is built without them, ` +
-    `the learned graph kept`
-  );
-}
-
 async function leftOutMemory(
   ctx: SearchContext,
   plain: DagSuggestion,
