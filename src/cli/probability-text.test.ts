@@ -102,13 +102,13 @@ describe('the learned probability in what next, tools search, recall and dag pri
 
   it('says when a search score is above 1 that the stored and calibrated confidence is capped at 1', async () => {
     const credence = await store('cap', 0);
-    const [top] = JSON.parse((await credence('tools', 'search', 'delete a file from disk', '--json')).stdout);
-    expect(top.tool).toBe('delete_file');
+    const [top] = JSON.parse((await credence('tools', 'search', 'read the config file from disk', '--json')).stdout);
+    expect(top.tool).toBe('read_cfg');
     expect((await credence('feedback', top.shownId, '--accepted')).code).toBe(0);
-    const [again] = JSON.parse((await credence('tools', 'search', 'delete a file from disk', '--json')).stdout);
+    const [again] = JSON.parse((await credence('tools', 'search', 'read the config file from disk', '--json')).stdout);
     expect(again.score).toBeGreaterThan(1);
-    const line = (await credence('tools', 'search', 'delete a file from disk')).stdout.split('\n')[0];
-    expect(line).toContain(`delete_file  ${again.score.toFixed(3)} = `);
+    const line = (await credence('tools', 'search', 'read the config file from disk')).stdout.split('\n')[0];
+    expect(line).toContain(`read_cfg  ${again.score.toFixed(3)} = `);
     expect(line).toContain('(ranked by this sum; stored and calibrated as 1.000, the cap)');
   });
 });

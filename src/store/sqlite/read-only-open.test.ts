@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openFailure, openReadOnly, openSqliteStore } from './sqlite-store.js';
+import { openReadOnly } from './read-only-open.js';
+import { openFailure, openSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'credence-ro-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
