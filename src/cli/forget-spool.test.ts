@@ -1,48 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliIn } from '../../test/cli.js';
-import { spoolDirFor, spoolEvent } from '../hooks/spool.js';
-import { openSqliteStore } from '../store/sqlite/index.js';
+import { spooled, spooledStore } from '../../test/spool-fixture.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const AT = Date.parse('2026-06-01T00:00:00Z');
-const call = (session: string, secret: string) => ({
-  cwd: '/work/p',
-  session,
-  turn: 'current' as const,
-  kind: 'PostToolUse',
-  at: AT,
-  payload: { tool: 'Bash', status: 'success', input: `echo ${secret}` },
-});
-
-async function store(runs: boolean) {
-  const dir = mkdtempSync(join(tmpdir(), 'credence-forget-spool-'));
-  dirs.push(dir);
-  const db = join(dir, 's.db');
-  const s = openSqliteStore({ path: db });
-  if (runs)
-    await s.insertExecution('p', {
-      id: 'cc-sess2-1',
-      intent: 'deploy it',
-      startedAt: AT,
-      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [] }],
-    });
-  await s.close();
-  spoolEvent(db, call('sess2', 'Kestrel-Mango-42'));
-  spoolEvent(db, call('other', 'kept-for-other'));
-  return { dir, db };
-}
-
-const spooled = (db: string) =>
-  readdirSync(spoolDirFor(db))
-    .filter((n) => !n.startsWith('.'))
-    .map((n) => readFileSync(join(spoolDirFor(db), n), 'utf8'));
+const store = (runs: boolean) => spooledStore('credence-forget-spool-', runs);
 
 describe('credence forget <session> and the hooks spool', () => {
   it("deletes the session's spooled events (not another session's), so no drain learns them again", async () => {
