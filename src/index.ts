@@ -36,6 +36,7 @@ export type {
   DagSuggestion,
   LearnedToolResult,
   MemoryMatch,
+  MemoryUnlike,
   ToolMemory,
   ToolSearchRequest,
 } from './engine/search/search.js';

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
-import { dagConfidenceLines, scoreParts } from '../engine/explain.js';
+import { dagConfidenceLines, memoryCaveat, scoreParts } from '../engine/explain.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { readInput } from './input.js';
 import { noProbabilityLine, probabilityText, withProbability } from './probability-text.js';
@@ -86,6 +86,8 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       );
       const why = noProbabilityLine(results);
       if (why !== undefined) rows.push(why);
+      const caveat = memoryCaveat(results);
+      if (caveat !== undefined) rows.push(`warning: ${caveat}`);
       ctx.io.stdout(`${rows.join('\n')}\n`);
     });
 

@@ -2,7 +2,8 @@
  * @module engine/explain
  * A search result's score and a DAG's confidence as the sums of the parts the engine returned, in words: the one
  * text `credence tools search`, `credence dag` and the dashboard's Ask page (`explanation` in /api/ask) print, so
- * that no surface writes a formula of its own; and the caveat of a `--now` before an edge's last confirmation.
+ * that no surface writes a formula of its own; the warning of past runs less alike than any the memory was measured
+ * on; and the caveat of a `--now` before an edge's last confirmation.
  */
 import { DEPRECATED_FACTOR } from '../core/search/tool-search.js';
 import type { Credence } from './engine.js';
@@ -51,6 +52,22 @@ export function scoreParts(r: SearchedTool): string {
           : '';
   const search = r.memory === undefined ? '' : `; search ${f3(hybrid)} = ${own}`;
   return `${f3(r.score)} = ${sum}${bound}${search} (α ${r.alphaRule})`;
+}
+
+/**
+ * A warning for a tool search whose past runs are less alike than any the memory was measured on (`memory.unlike`,
+ * engine/search): their vote is an extrapolation; names the search's own first tool when the vote moved it down.
+ */
+export function memoryCaveat(results: readonly SearchedTool[]): string | undefined {
+  const unlike = results.find((r) => r.memory?.unlike !== undefined)?.memory?.unlike;
+  if (unlike === undefined) return undefined;
+  const first = unlike.searchFirst;
+  return (
+    `the past runs that voted are less alike (strength ${unlike.strength.toFixed(2)}) than any the memory ` +
+    `was measured on (${unlike.replays} replays from ${unlike.measuredFrom.toFixed(2)}): their weight is an ` +
+    `extrapolation` +
+    (first === undefined ? '' : `; the search alone ranks ${first.tool} first (${f3(first.score)})`)
+  );
 }
 
 /**

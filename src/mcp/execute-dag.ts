@@ -94,7 +94,13 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
       }
     }
   }
-  if (suggestion.confidence < ctx.autoExecuteThreshold) {
+  if (suggestion.memory?.backed === true && suggestion.memory.unlike !== undefined) {
+    // A confidence read beyond what the memory was measured on is an extrapolation: it runs nothing alone.
+    notRun.push(
+      `the past runs behind it are less alike (strength ${suggestion.memory.unlike.strength.toFixed(2)}) than any ` +
+        `the memory was measured on: its confidence was measured on closer tasks`,
+    );
+  } else if (suggestion.confidence < ctx.autoExecuteThreshold) {
     notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
   } else if (suggestion.seedConfidence !== undefined && suggestion.seedConfidence < ctx.autoExecuteThreshold) {
     // A confidence measured on a scope's past runs (issue 19) runs nothing alone: the seed's must agree.

@@ -15,7 +15,7 @@ import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import type { ProbabilityFields } from '../engine/calibration.js';
-import { dagConfidenceLines, laterEvidenceNote, scoreParts } from '../engine/explain.js';
+import { dagConfidenceLines, laterEvidenceNote, memoryCaveat, scoreParts } from '../engine/explain.js';
 import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 import { shownEvidence } from '../engine/learning/learning-view.js';
@@ -434,6 +434,7 @@ export async function askPayload(credence: Credence, query: string, context: rea
     query,
     context,
     tools: tools.map((t) => ({ ...t, explanation: scoreParts(t) })),
+    ...optionalWarning(memoryCaveat(tools)),
     dag: dag.mode === 'suggestion' ? { ...dag, explanation: dagConfidenceLines(dag) } : dag,
     dagRuns,
     memories,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IntentIndex, intentTerms } from './intent-index.js';
 import { taskText } from './task-text.js';
-import { fitIsotonic, predictIsotonic } from './isotonic.js';
+import { beyondSupport, fitIsotonic, predictIsotonic, SUPPORT_MARGIN } from './isotonic.js';
 import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
 import { edgeKey, loneLinks, shapeKey, workflowId, workflowShape } from './workflow-shape.js';
 
@@ -225,6 +225,16 @@ describe('fitIsotonic', () => {
     const fit = fitIsotonic([0.5, 0.6, 0.7].map((x) => ({ x, y: 1 })));
     expect(predictIsotonic(fit, 0.125)).toBeCloseTo(predictIsotonic(fit, 0.5) / 2, 12);
     expect(predictIsotonic(fit, 0)).toBe(0);
+  });
+
+  it('is beyond its support only below the weakest strength it has seen by more than the margin', () => {
+    const repeats = fitIsotonic([1, 1, 1].map((x) => ({ x, y: 1 })));
+    expect(beyondSupport(repeats, 1 - SUPPORT_MARGIN)).toBe(false);
+    expect(beyondSupport(repeats, 0.74)).toBe(true);
+    const spread = fitIsotonic([0.3, 0.9].map((x) => ({ x, y: 1 })));
+    expect(beyondSupport(spread, 0.1)).toBe(false);
+    expect(beyondSupport(spread, 0.04)).toBe(true);
+    expect(beyondSupport(fitIsotonic([]), 0)).toBe(false);
   });
 
   it('with no point says one half, and with a few perfect points stays below 1', () => {

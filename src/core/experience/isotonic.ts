@@ -3,7 +3,8 @@
  * A monotone (non-decreasing) fit of outcomes to a score, by pooling adjacent violators, used to turn a
  * memory's raw strength into how often such memories were right (issue 19). Each pooled block is shrunk
  * toward the overall mean (itself shrunk toward one half) by `prior` pseudo-observations, so a block of two
- * points says little. Pure.
+ * points says little. A score well below every one the fit was measured on is beyond its support
+ * ({@link beyondSupport}). Pure.
  */
 
 export interface IsotonicPoint {
@@ -61,4 +62,20 @@ export function predictIsotonic(fit: IsotonicFit, x: number): number {
   if (x < fit.lo && fit.lo > 0) return (fit.ys[0] as number) * Math.sqrt(Math.max(0, x) / fit.lo);
   for (let i = 0; i < fit.xs.length; i += 1) if (x <= (fit.xs[i] as number)) return fit.ys[i] as number;
   return fit.ys[fit.ys.length - 1] as number;
+}
+
+/**
+ * How far below the weakest score a fit was measured on a score may lie and still count as measured: a quarter of a
+ * strength's [0, 1] scale. Where every replay was a repeat (strength 1), rewordings (0.77–0.95) stay within it and a
+ * task sharing one word with the history (0.54–0.66) does not.
+ */
+export const SUPPORT_MARGIN = 0.25;
+
+/**
+ * Whether `x` lies below every score the fit stands on by more than `margin`: what the fit predicts there is an
+ * extrapolation, not a measure (a memory replayed only on repeats of one task says little of a task it shares a word
+ * with). Word overlap cannot tell such a task from a new wording of the same one, so this warns; it does not decide.
+ */
+export function beyondSupport(fit: IsotonicFit, x: number, margin = SUPPORT_MARGIN): boolean {
+  return fit.n > 0 && x < fit.lo - margin;
 }

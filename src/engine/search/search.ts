@@ -45,7 +45,13 @@ import {
   toolEvidence,
   toolRow,
 } from './learned-selection.js';
-import { fitIsotonic, type IsotonicFit, type IsotonicPoint, predictIsotonic } from '../../core/experience/isotonic.js';
+import {
+  beyondSupport,
+  fitIsotonic,
+  type IsotonicFit,
+  type IsotonicPoint,
+  predictIsotonic,
+} from '../../core/experience/isotonic.js';
 import { predictLogistic, type LogisticFit } from '../../core/experience/logistic.js';
 import { chooseByExpectedF1 } from '../../core/experience/expected-f1.js';
 import { chooseLinks } from '../../core/experience/link-choice.js';
@@ -111,6 +117,23 @@ export interface ToolMemory {
   weight: number;
   /** The runs that used it. */
   runs: string[];
+  /** Set when the voting runs are less alike than any the memory was measured on (core/experience beyondSupport). */
+  unlike?: MemoryUnlike;
+}
+
+/**
+ * Past runs less alike than any the memory's fit was measured on: their weight is an extrapolation (walk 9: twenty
+ * runs of one task outvote the search's near-exact match for a task that shares one word with it). Word overlap cannot
+ * tell such a task from a new wording of the learned one, so the result says so rather than deciding.
+ */
+export interface MemoryUnlike {
+  /** The memory's strength for this request (agreement × similarity). */
+  strength: number;
+  /** The weakest strength the replays measured the memory on, and how many replays. */
+  measuredFrom: number;
+  replays: number;
+  /** The search's own first tool, when the past runs' vote moved it down. */
+  searchFirst?: { tool: string; score: number };
 }
 
 /** Ranks the catalogue for `query`: each result `{tool, score, semantic, graph, alpha, alphaRule, parts}`. */
@@ -239,10 +262,7 @@ function applyVerdicts<T extends ToolSearchResult>(
 }
 
 /** The nearest past runs' votes for tools, and the memory's weight against the search. */
-async function memoryVotes(
-  ctx: SearchContext,
-  text: string,
-): Promise<{ votes: Map<string, { vote: number; runs: string[] }>; weight: number } | undefined> {
+async function memoryVotes(ctx: SearchContext, text: string): Promise<VotingMemory | undefined> {
   if (experienceOf(ctx.index).size === 0) return undefined;
   const proposal = voteNeighbours(await nearestRuns(ctx, text));
   if (proposal.votes.length === 0) return undefined;
@@ -252,15 +272,24 @@ async function memoryVotes(
   return {
     votes: new Map(proposal.votes.map((v) => [v.tool, { vote: v.vote, runs: [...v.support] }])),
     weight: expected / (expected + searchExpected || 1),
+    ...(beyondSupport(fit.memory, proposal.strength)
+      ? { unlike: { strength: proposal.strength, measuredFrom: fit.memory.lo, replays: fit.memory.n } }
+      : {}),
   };
+}
+
+interface VotingMemory {
+  votes: Map<string, { vote: number; runs: string[] }>;
+  weight: number;
+  unlike?: MemoryUnlike;
 }
 
 /** Search score and memory vote weighed by the memory's weight; best first, ties by name. */
 function fuseMemoryRanking(
   results: readonly ToolSearchResult[],
-  memory: { votes: Map<string, { vote: number; runs: string[] }>; weight: number },
+  memory: VotingMemory,
 ): (ToolSearchResult & { hybrid: number; memory: ToolMemory })[] {
-  return results
+  const fused = results
     .map((r) => {
       const m = memory.votes.get(r.tool) ?? { vote: 0, runs: [] };
       return {
@@ -271,6 +300,14 @@ function fuseMemoryRanking(
       };
     })
     .sort(byScoreThenTool);
+  if (memory.unlike === undefined) return fused;
+  // The search's own first (results come ranked by the search), named when the vote moved it down.
+  const first = results[0];
+  const unlike: MemoryUnlike =
+    first === undefined || fused[0]?.tool === first.tool
+      ? memory.unlike
+      : { ...memory.unlike, searchFirst: { tool: first.tool, score: first.score } };
+  return fused.map((r) => ({ ...r, memory: { ...r.memory, unlike } }));
 }
 
 export interface MemoryMatch {
@@ -499,6 +536,8 @@ export interface DagMemory {
   calibratedOn: number;
   tools: { tool: string; vote: number }[];
   neighbours: { run: string; intent: string; similarity: number; quality: number }[];
+  /** Set when the nearest runs are less alike than any the memory was measured on (core/experience beyondSupport). */
+  unlike?: MemoryUnlike;
 }
 
 function memorySummary(advice: MemoryAdvice, weight: number, backed: boolean): DagMemory {
@@ -1222,9 +1261,25 @@ export async function suggestDag(
     ...(learning === undefined ? {} : { replays: learning.replays }),
     ...(chosen === undefined ? {} : { way: chosen }),
     ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
+    ...(explicitRequired || !memoryBacked || learning === undefined || advice === undefined
+      ? {}
+      : unlikeWarning(learning.memory, advice.proposal.strength, built, searchBuilt)),
     ...(advice === undefined
       ? {}
-      : { memory: memorySummary(advice, selected?.memoryShare ?? fused?.weight ?? 0, memoryBacked) }),
+      : {
+          memory: {
+            ...memorySummary(advice, selected?.memoryShare ?? fused?.weight ?? 0, memoryBacked),
+            ...(learning !== undefined && beyondSupport(learning.memory, advice.proposal.strength)
+              ? {
+                  unlike: {
+                    strength: advice.proposal.strength,
+                    measuredFrom: learning.memory.lo,
+                    replays: learning.memory.n,
+                  },
+                }
+              : {}),
+          },
+        }),
     dag: { tasks: built.tasks },
     rationale,
     paths: built.links,
@@ -1234,6 +1289,28 @@ export async function suggestDag(
     tier: scored.tier,
     parts: scored.parts,
     intentParts: searchTexts,
+  };
+}
+
+/**
+ * A memory-backed DAG whose nearest past runs are less alike than any the memory was measured on
+ * (core/experience beyondSupport): its confidence was measured on closer tasks. Said, with the tools the search alone
+ * would add, rather than decided: word overlap cannot tell such a task from a new wording of the learned one.
+ */
+function unlikeWarning(
+  fit: IsotonicFit,
+  strength: number,
+  built: { tasks: readonly { tool: string }[] },
+  searchBuilt: { tasks: readonly { tool: string }[] },
+): { warning?: string } {
+  if (!beyondSupport(fit, strength)) return {};
+  const inDag = new Set(built.tasks.map((t) => t.tool));
+  const searchOnly = [...new Set(searchBuilt.tasks.map((t) => t.tool))].filter((t) => !inDag.has(t));
+  return {
+    warning:
+      `the past runs behind this DAG are less alike (strength ${strength.toFixed(2)}) than any the memory was ` +
+      `measured on (${fit.n} replays from ${fit.lo.toFixed(2)}): its confidence was measured on closer tasks` +
+      (searchOnly.length === 0 ? '' : `; the search alone would use ${searchOnly.join(', ')}`),
   };
 }
 

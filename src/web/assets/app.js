@@ -1742,6 +1742,7 @@
           'any feedback. Without context tools the graph has nothing to say about the query and α is 1. ' +
           'probability: what such a score has turned out to mean here, once enough outcomes are recorded.',
       ),
+      d.warning ? h('p', { class: 'warn', id: 'ask-tools-warning', role: 'note' }, d.warning) : null,
       d.tools.length === 0
         ? h('p', { class: 'muted' }, 'no tool matches by words or meaning')
         : tableOf(
