@@ -44,6 +44,10 @@ export const CURVE_SHARES: readonly number[] = [0, 0.1, 0.25, 0.5, 1];
 export interface SearchScore {
   r5: number;
   mrr: number;
+  /** Each query's reciprocal rank of its first relevant tool (0 when none is in the top 10). */
+  rr: number[];
+  /** Per query, whether its results said the past runs were less alike than any measured (`memory.unlike`). */
+  unlike?: boolean[];
 }
 
 export interface CurvePoint {
@@ -83,18 +87,38 @@ export const ALTERNATIVES: readonly { label: string; request: DagRequest }[] = [
 
 /** R@5 and MRR of the queries' ground-truth tools in the given rankings. */
 function scoreRanks(samples: readonly Sample[], ranked: readonly (readonly string[])[]): SearchScore {
-  return {
-    r5: mean(samples.map((s, i) => recallAtK(ranked[i] ?? [], truthTools(s), 5))),
-    mrr: mean(samples.map((s, i) => reciprocalRank(ranked[i] ?? [], truthTools(s)))),
-  };
+  const rr = samples.map((s, i) => reciprocalRank(ranked[i] ?? [], truthTools(s)));
+  return { r5: mean(samples.map((s, i) => recallAtK(ranked[i] ?? [], truthTools(s), 5))), mrr: mean(rr), rr };
 }
 
 /** The engine's tool search from each query's text alone (no context), top 10. */
 async function searchAll(cr: Credence, samples: readonly Sample[]): Promise<SearchScore> {
   const ranked: string[][] = [];
-  for (const s of samples)
-    ranked.push((await cr.searchTools(s.intent, { limit: 10, track: false })).map((r) => r.tool));
-  return scoreRanks(samples, ranked);
+  const unlike: boolean[] = [];
+  for (const s of samples) {
+    const results = await cr.searchTools(s.intent, { limit: 10, track: false });
+    ranked.push(results.map((r) => r.tool));
+    unlike.push(results.some((r) => r.memory?.unlike !== undefined));
+  }
+  return { ...scoreRanks(samples, ranked), unlike };
+}
+
+/** Per query, warm against cold: better, worse, same, and of the worse how many the warm answer warned of. */
+export function perQuery(
+  cold: readonly number[],
+  warm: readonly number[],
+  warned: readonly boolean[],
+): { better: number; worse: number; same: number; worseWarned: number } {
+  const out = { better: 0, worse: 0, same: 0, worseWarned: 0 };
+  warm.forEach((w, i) => {
+    const d = w - (cold[i] ?? 0);
+    if (d > 1e-9) out.better += 1;
+    else if (d < -1e-9) {
+      out.worse += 1;
+      if (warned[i] === true) out.worseWarned += 1;
+    } else out.same += 1;
+  });
+  return out;
 }
 
 function voteScore(vote: VoteBaseline, samples: readonly Sample[]): DagScore {
@@ -272,6 +296,37 @@ export function printLearning(
         f3(r.search.vote.r5),
         f3(r.search.vote.mrr),
       ]),
+    ),
+  );
+  out();
+  out('### B2b. Per query: did learning help? (half B, warm default against cold)');
+  out();
+  out(
+    "DAG: each query's node F1; search: its reciprocal rank (B2). Better / worse / same by query; warned = of the " +
+      'worse, those whose warm answer said its past runs were less alike than any the memory was measured on ' +
+      '(`memory.unlike`, docs/how-it-works.md). The averages of B1 and B2 can hide queries learning made worse.',
+  );
+  out();
+  const counts = (c: { better: number; worse: number; same: number; worseWarned: number }) => [
+    String(c.better),
+    String(c.worse),
+    String(c.same),
+    String(c.worseWarned),
+  ];
+  out(
+    formatTable(
+      ['set', 'queries', 'DAG better', 'worse', 'same', 'warned', 'search better', 'worse', 'same', 'warned'],
+      results.map((r) => {
+        const cold = r.outcomes.get('cold') ?? [];
+        const warm = r.outcomes.get('warm') ?? [];
+        const dag = perQuery(
+          cold.map((o) => o.nodeF1),
+          warm.map((o) => o.nodeF1),
+          warm.map((o) => o.suggestion.memory?.backed === true && o.suggestion.memory.unlike !== undefined),
+        );
+        const search = perQuery(r.search.cold.rr, r.search.warm.rr, r.search.warm.unlike ?? []);
+        return [r.set.name, String(r.test), ...counts(dag), ...counts(search)];
+      }),
     ),
   );
   out();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sample } from '../eval/data.js';
 import { edgeKey, expectedCalibrationError } from '../eval/metrics.js';
 import { voteBaseline } from '../eval/vote-baseline.js';
+import { perQuery } from '../eval/learning-eval.js';
 
 const answer = (confidence: number, outcome: number) => ({ confidence, outcome });
 
@@ -80,5 +81,18 @@ describe('the k-nearest-intents vote baseline', () => {
     expect(vote.dag('zeta one').edges.size).toBe(0);
     expect(vote.dag('nothing alike').tools.size).toBe(0);
     expect(vote.rank('nothing alike')).toEqual([]);
+  });
+});
+
+describe('perQuery (section B2b): warm against cold, query by query', () => {
+  it('counts better, worse and same, and the worse ones the warm answer warned of', () => {
+    const cold = [0.5, 0.5, 1, 0, 0.25];
+    const warm = [1, 0.25, 1, 0, 0];
+    const warned = [true, true, false, false, false];
+    expect(perQuery(cold, warm, warned)).toEqual({ better: 1, worse: 2, same: 2, worseWarned: 1 });
+  });
+
+  it('reads a difference below 1e-9 as the same, and a missing cold figure as 0', () => {
+    expect(perQuery([0.3], [0.3 + 1e-12, 0.2], [])).toEqual({ better: 1, worse: 0, same: 1, worseWarned: 0 });
   });
 });

@@ -54,17 +54,24 @@ describe('execute_dag with an intent (issue 19)', () => {
   });
 
   it('does not run a DAG whose past runs are less alike than any the memory was measured on (walk 9)', async () => {
-    const memory = (unlike: boolean) => ({
+    const memory = (unlike: boolean): DagSuggestion['memory'] => ({
       backed: true,
+      expected: 0.95,
+      weight: 0.6,
+      strength: unlike ? 0.66 : 1,
+      agreement: 1,
+      calibratedOn: 30,
+      tools: [],
+      neighbours: [],
       ...(unlike ? { unlike: { strength: 0.66, measuredFrom: 1, replays: 30 } } : {}),
     });
     const sure = { dag, confidence: 0.95, seedConfidence: 0.9 };
-    expect(await reasons({ ...sure, memory: memory(true) } as Partial<DagSuggestion>)).toEqual([
+    expect(await reasons({ ...sure, memory: memory(true) })).toEqual([
       'the past runs behind it are less alike (strength 0.66) than any the memory was measured on: its confidence ' +
         'was measured on closer tasks',
     ]);
     // Measured on such runs: only the usual reasons hold it back (here the confidence, so nothing runs in the test).
-    const unsure = { dag, confidence: 0.7, seedConfidence: 0.9, memory: memory(false) } as Partial<DagSuggestion>;
+    const unsure = { dag, confidence: 0.7, seedConfidence: 0.9, memory: memory(false) };
     expect(await reasons(unsure)).toEqual([expect.stringContaining('confidence 0.700 is below the threshold 0.85')]);
   });
 
