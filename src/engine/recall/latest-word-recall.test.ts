@@ -39,11 +39,40 @@ describe('a present question naming a speaker: their latest word on what they ch
     const { cr, older, newer } = await femi();
     const rs = await cr.recall('Which editor is Femi on nowadays?', { limit: 5, track: false });
     const found = rs.find((r) => r.id === newer);
-    expect(found?.parts.latestWord?.anchor).toBe(rs[0]?.id);
-    expect(found?.parts.via).toEqual({ id: rs[0]?.id, how: 'sameFact' });
+    expect(found?.parts.latestWord?.anchor).toBe(rs[1]?.id);
+    expect(found?.parts.via).toEqual({ id: rs[1]?.id, how: 'sameFact' });
     expect(found?.parts.bm25).toBeNull();
     expect(found?.label).not.toBe('high');
     expect(rs.map((r) => r.id)).not.toContain(older);
+    await cr.close();
+  });
+
+  it('goes a hair above their best turn found by the name alone: a fact before their small talk', async () => {
+    const { cr, newer } = await femi();
+    const rs = await cr.recall('Which editor is Femi on nowadays?', { limit: 5, track: false });
+    expect(rs[0]?.id).toBe(newer);
+    const talk = rs[1];
+    expect(talk?.parts.nameOnly).toBe(true);
+    expect(rs[0]?.parts.latestWord?.above).toBe(talk?.id);
+    expect(rs[0]?.parts.latestWord?.why).toContain(`placed a hair above ${talk?.id}`);
+    expect(rs[0]?.score).toBeCloseTo(talk?.score as number, 6);
+    await cr.close();
+  });
+
+  it('a change naming no slot, when none of their latest words names the slot asked ("took the offer")', async () => {
+    const { cr, newer } = await femi([
+      ['Femi', 'Another long day at Tangent Labs, the standups never end.'],
+      ['Femi', 'Ended up taking the Quillon offer, Tangent Labs is behind me now.'],
+      ['Femi', 'Ha, the fog again here.'],
+    ]);
+    const rs = await cr.recall("Who's Femi's employer these days?", { limit: 5, track: false });
+    const offer = rs.find((r) => r.snippet.includes('Quillon'));
+    expect(offer?.parts.latestWord).toBeDefined();
+    expect(offer?.parts.bm25).toBeNull();
+    expect(offer?.status).toBe('current');
+    // Of their latest words, the closest in meaning come first; the editor's is one of them, marked as such.
+    expect(rs.find((r) => r.id === newer)?.parts.latestWord).toBeDefined();
+    expect(rs.some((r) => r.snippet.includes('Tangent Labs, the standups'))).toBe(false);
     await cr.close();
   });
 

@@ -91,7 +91,11 @@ export const RECALL_DEFAULTS = Object.freeze({
    */
   latestWords: 4,
   speakerTurns: 400,
-  /** … each scored with their best candidate's fused × sameFactShare × min(1, latestWordBase + its similarity). */
+  /**
+   * … the `latestWords` closest in meaning to the question, each scored with their best candidate's fused ×
+   * sameFactShare × min(1, latestWordBase + its similarity), and at least a hair above the speaker's turns found by
+   * their name alone (`parts.latestWord.above`).
+   */
   latestWordBase: 0.5,
 });
 
@@ -232,10 +236,12 @@ export interface RecallResult {
     addedForValue?: { values: string[]; anchor: string; why: string };
     /**
      * A present question naming a speaker: this turn of theirs replaced one of theirs, was not replaced, and is of the
-     * slot the question asks (core/recall/memory-life slotsOf; none, when it asks none), so it is their latest word
-     * on something asked; scored with `anchor`, their best candidate (`via` `sameFact`), no evidence for a label.
+     * slot the question asks (core/recall/memory-life slotsOf; none, when it asks none; when none of their latest
+     * words names that slot, one naming no slot), so it is their latest word on something asked; scored with
+     * `anchor`, their best candidate (`via` `sameFact`), no evidence for a label; `above`: their best turn found by
+     * the name alone, which it was placed a hair above (a fact of theirs before their small talk).
      */
-    latestWord?: { anchor: string; why: string };
+    latestWord?: { anchor: string; why: string; above?: string };
     /**
      * A turn of the speaker the question names that another speaker among the candidates said word for word, naming
      * no name (small talk: core/recall/name-only): `bm25Relative` is 0.
@@ -601,7 +607,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   }
   // A question about now naming a speaker: their latest word on each thing they changed, in the slot it asks about
   // (their turns that replaced one of theirs, not replaced since), scored with their best candidate by meaning.
-  const latest = new Map<string, string>();
+  const latest = new Map<string, { anchor: string; above?: string }>();
   if (presentOfNamed) {
     // Each named speaker's best candidate: a latest word is scored with its own speaker's.
     const bestOf = new Map<string, ReturnType<typeof score>>();
@@ -611,15 +617,32 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       const was = bestOf.get(speaker);
       if (was === undefined || c.fused > was.fused) bestOf.set(speaker, c);
     }
-    const words = bestOf.size === 0 ? [] : await latestWords(ctx, search, query, named);
-    if (index !== undefined && words.length > 0)
+    const all = bestOf.size === 0 ? [] : await latestWords(ctx, search, query, named);
+    if (index !== undefined && all.length > 0)
       for (const [key, value] of await index.vectors.similarity(
         queryVector,
-        words.map(([key]) => key),
+        all.map(([key]) => key),
       ))
         exactSimilarity.set(key, value);
-    for (const [key, item] of words) {
-      const best = bestOf.get(item.life?.turn?.speaker as string);
+    // The closest in meaning to the question (ties: the newer first).
+    const near = (key: string) => exactSimilarity.get(key) ?? 0;
+    const words = all
+      .map((entry, i) => ({ entry, i }))
+      .sort((a, b) => near(b.entry[0]) - near(a.entry[0]) || a.i - b.i)
+      .slice(0, RECALL_DEFAULTS.latestWords)
+      .map(({ entry }) => entry);
+    // Each named speaker's best turn found by their name alone (no link): nothing in it says what was asked, so a
+    // latest word of theirs (a fact, still holding) goes above it.
+    const smallTalk = new Map<string, ReturnType<typeof score>>();
+    for (const c of pool.values()) {
+      const speaker = c.item.life?.turn?.speaker;
+      if (speaker === undefined || !named.has(speaker) || c.via !== undefined) continue;
+      if (!nameOnly.ratios.has(c.item.key) || nameOnly.common.has(c.item.key)) continue;
+      if (c.score > (smallTalk.get(speaker)?.score ?? 0)) smallTalk.set(speaker, c);
+    }
+    for (const [n, [key, item]] of words.entries()) {
+      const speaker = item.life?.turn?.speaker as string;
+      const best = bestOf.get(speaker);
       if (best === undefined) continue;
       const own = score(item);
       const next = score(item, {
@@ -628,9 +651,13 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
           best.fused * RECALL_DEFAULTS.sameFactShare * Math.min(1, RECALL_DEFAULTS.latestWordBase + own.similarity),
         how: 'sameFact',
       });
+      // A hair above the speaker's best turn found by the name alone, in the order of closeness.
+      const talk = smallTalk.get(speaker);
+      const lift = talk !== undefined && next.score <= talk.score;
+      if (lift) next.score = talk.score * (1 + 1e-9 * (words.length - n));
       // Kept when the link lifts it (then `via` is set: the ranking's filter keeps it though no query word matched).
       if (next.score <= own.score || next.score <= (pool.get(key)?.score ?? 0)) continue;
-      latest.set(key, best.item.id);
+      latest.set(key, { anchor: best.item.id, ...(lift ? { above: talk.item.id } : {}) });
       pool.set(key, next);
     }
   }
@@ -706,7 +733,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         w === 0 ||
         c.similarity >= RECALL_DEFAULTS.embeddingOnlyFloor ||
         c.via !== undefined ||
-        byValue.has(c.item.key),
+        byValue.has(c.item.key) ||
+        latest.has(c.item.key),
     )
     .sort(byRank);
   // A question about the present: of its top turns, one likely an older version of a later one of the same speaker
@@ -815,7 +843,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
         ...(byValue.has(s.item.key) ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) } : {}),
-        ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as string) } : {}),
+        ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as LatestWord) } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
       },
@@ -913,12 +941,16 @@ const newerValueParts = (p: PlacedValue): { before: string[]; why: string } => (
     `said ${iso(p.at)}, placed before ${p.before.join(', ')}` +
     (p.own === undefined ? '' : ` at the score of ${p.placeOfId}, its own ${p.own.toFixed(3)}`),
 });
-const latestWordParts = (anchor: string): { anchor: string; why: string } => ({
+/** A latest word (latestWords): the turn it was scored with, and the turn found by the name alone it went above. */
+type LatestWord = { anchor: string; above?: string };
+const latestWordParts = ({ anchor, above }: LatestWord): { anchor: string; why: string; above?: string } => ({
   anchor,
+  ...(above === undefined ? {} : { above }),
   why:
     "the named speaker's latest word on something in the slot asked (it replaced a turn of theirs, nothing " +
     `replaced it); scored with ${anchor} (its fused × ${RECALL_DEFAULTS.sameFactShare} × ` +
-    `min(1, ${RECALL_DEFAULTS.latestWordBase} + similarity)) when that is more than its own`,
+    `min(1, ${RECALL_DEFAULTS.latestWordBase} + similarity)) when that is more than its own` +
+    (above === undefined ? '' : `, placed a hair above ${above}, their best turn found by their name alone`),
 });
 /** A turn added for holding a value of the kind asked (valueTurns): its values, the turn it was scored with. */
 type AddedFor = { values: string[]; anchor: string };
@@ -1121,7 +1153,8 @@ async function replacements(
 /**
  * The `named` speakers' latest words in the slot `question` asks about: of their turns the full-text search finds by
  * their names (at most `speakerTurns`), those that replaced a turn and are not replaced, whose slots (slotsOf, with a
- * change's phrases) meet the question's, or which have none when it asks none; newest first, at most `latestWords`.
+ * change's phrases) meet the question's, or which have none when it asks none or when none of them meets it; newest
+ * first (the caller keeps the `latestWords` closest in meaning).
  */
 async function latestWords(
   ctx: RecallContext,
@@ -1136,17 +1169,18 @@ async function latestWords(
     const slots = slotsOf(text, true);
     return slots.size === 0 ? asks.size === 0 : [...slots].some((x) => asks.has(x));
   };
-  return (await search.searchMemories(ctx.scope, fts.match, { limit: RECALL_DEFAULTS.speakerTurns }))
+  const heads = (await search.searchMemories(ctx.scope, fts.match, { limit: RECALL_DEFAULTS.speakerTurns }))
     .map((h) => memoryItem(h.memory))
     .filter(
       (i) =>
         named.has(i.life?.turn?.speaker as string) &&
         (i.life?.supersedes?.length ?? 0) > 0 &&
-        lifeStatus(i.life, undefined).status === 'current' &&
-        inSlot(i.text),
-    )
+        lifeStatus(i.life, undefined).status === 'current',
+    );
+  // None naming the slot asked: a change may name no slot ("took the Acme offer"), those naming none are read.
+  const asked = heads.filter((i) => inSlot(i.text));
+  return (asked.length > 0 || asks.size === 0 ? asked : heads.filter((i) => slotsOf(i.text, true).size === 0))
     .sort((a, b) => b.at - a.at)
-    .slice(0, RECALL_DEFAULTS.latestWords)
     .map((i) => [i.key, i]);
 }
 
