@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { crossFitCalibration, fitCalibrationMap } from './calibration-map.js';
-import { fitLogisticCalibration } from './logistic.js';
+import { crossFitCalibration, fitCalibrationMap, type CalibrationMapOptions } from './calibration-map.js';
+import { fitLogisticCalibration, type LogisticOptions } from './logistic.js';
 import { CALIBRATORS, learnCalibrator, learnFromOutcomes, selectCalibrator } from './selection.js';
 import type { CalibrationPoint } from './reliability.js';
 import { mulberry32 as seeded } from '../random.js';
@@ -146,21 +146,44 @@ describe('choosing the calibrator (a learned system never does worse than before
           seed % 4 === 0 ? [0, 0.3, 0.5, 1][Math.floor(v * 4)] : v < 0.2 + 0.6 * (confidence ?? 0) ? 1 : 0;
         return { confidence: confidence as number, outcome: outcome as number };
       });
-      const learned = learnFromOutcomes(points);
-      expect(learned.map).toEqual(fitCalibrationMap(points));
-      expect(learned.logistic).toEqual(fitLogisticCalibration(points));
-      expect(learned.calibrated).toEqual(crossFitCalibration(points));
-      expect(learned.selection).toEqual(selectCalibrator(points));
+      // The map's end steps at the default 10 outcomes, or at 1, 3 or 25 (an option every fit must honour).
+      const options: CalibrationMapOptions & LogisticOptions =
+        seed % 4 === 1 ? {} : { minBlock: [1, 3, 25][seed % 3] as number };
+      const learned = learnFromOutcomes(points, options);
+      expect(learned.map).toEqual(fitCalibrationMap(points, options));
+      expect(learned.logistic).toEqual(fitLogisticCalibration(points, options));
+      expect(learned.calibrated).toEqual(crossFitCalibration(points, options));
+      expect(learned.selection).toEqual(selectCalibrator(points, options));
       // The selection's Brier scores are those of each calibrator learned apart on every outcome before each run.
       const cut = (j: number) => Math.floor((j * n) / 5);
       for (const c of CALIBRATORS) {
         const errors: number[] = [];
         for (let j = 1; j < 5; j += 1) {
-          const f = learnCalibrator(c, points.slice(0, cut(j)));
+          const f = learnCalibrator(c, points.slice(0, cut(j)), options);
           for (const p of points.slice(cut(j), cut(j + 1))) errors.push((f(p.confidence) - p.outcome) ** 2);
         }
         expect(learned.selection?.brier[c]).toBe(errors.reduce((s, e) => s + e, 0) / errors.length);
       }
+    }
+  });
+
+  it('honours minBlock in the selection and the final map as fitCalibrationMap does, and refuses what it does', () => {
+    // Two right answers at the very top of 320 right 70 % of the time: with minBlock 1 they make the top step alone.
+    const random = seeded(9);
+    const points = Array.from({ length: 320 }, () => ({
+      confidence: 0.5 + 0.45 * random(),
+      outcome: random() < 0.7 ? 1 : 0,
+    }));
+    points.push({ confidence: 0.975, outcome: 1 }, { confidence: 0.977, outcome: 1 });
+    const one = learnFromOutcomes(points, { minBlock: 1 }).map;
+    expect(one).toEqual(fitCalibrationMap(points, { minBlock: 1 }));
+    expect(one).not.toEqual(fitCalibrationMap(points));
+    for (const minBlock of [0, -5, 2.5, Number.NaN]) {
+      expect(() => learnFromOutcomes(points, { minBlock })).toThrow(/minBlock must be an integer ≥ 1/);
+      expect(() => selectCalibrator(points, { minBlock })).toThrow(/minBlock must be an integer ≥ 1/);
+      // Refused whatever the outcomes, as fitCalibrationMap refuses it: none, or fewer than the runs.
+      expect(() => learnFromOutcomes([], { minBlock })).toThrow(/minBlock must be an integer ≥ 1/);
+      expect(() => selectCalibrator(points.slice(0, 2), { minBlock })).toThrow(/minBlock must be an integer ≥ 1/);
     }
   });
 });

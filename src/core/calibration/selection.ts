@@ -14,6 +14,7 @@ import {
   crossFittedFigures,
   fitCalibrationMap,
   fitCalibrationMapSorted,
+  minBlockOf,
   priorStrengthOf,
   type CalibrationMap,
   type CalibrationMapOptions,
@@ -138,22 +139,28 @@ function sortedPrefix(order: Uint32Array, m: number, a: Float64Array, b: Float64
   return [x, y];
 }
 
-/** The map learned on the first `m` outcomes: equal to `fitCalibrationMap` of them. */
-const mapOfPrefix = (d: Prepared, m: number, s: number): CalibrationMap =>
-  fitCalibrationMapSorted(...sortedPrefix(d.byConfidence, m, d.confidence, d.outcome), s);
+/** The map learned on the first `m` outcomes: equal to `fitCalibrationMap` of them with the same options. */
+const mapOfPrefix = (d: Prepared, m: number, s: number, minBlock: number): CalibrationMap =>
+  fitCalibrationMapSorted(...sortedPrefix(d.byConfidence, m, d.confidence, d.outcome), s, minBlock);
 
 /** The logistic calibrator learned on the first `m` outcomes (m ≥ 1): equal to `fitLogisticCalibration` of them. */
 const logisticOfPrefix = (d: Prepared, m: number, tau: number): LogisticCalibration =>
   fitLogisticSorted(...sortedPrefix(d.byConfidenceOutcome, m, d.logit, d.outcome), tau);
 
+/** The fits' options, checked as `fitCalibrationMap` and `fitLogisticCalibration` check them (an error names it). */
+function fitOptionsOf(options: SelectionOptions): { s: number; minBlock: number; tau: number } {
+  return { s: priorStrengthOf(options), minBlock: minBlockOf(options), tau: priorPrecisionOf(options) };
+}
+
 /**
  * Chooses the calibrator for outcomes given oldest first. Undefined with fewer outcomes than folds (nothing to
- * test): the caller keeps the seed confidence.
+ * test): the caller keeps the seed confidence. Options the fits refuse (e.g. minBlock 0) are refused here too.
  */
 export function selectCalibrator(
   pointsInTimeOrder: readonly CalibrationPoint[],
   options: SelectionOptions = {},
 ): CalibratorSelection | undefined {
+  fitOptionsOf(options);
   const folds = options.folds ?? SELECTION_DEFAULTS.folds;
   const n = pointsInTimeOrder.length;
   if (!Number.isInteger(folds) || folds < 2 || n < folds) return undefined;
@@ -169,21 +176,20 @@ export function learnFromOutcomes(
   options: SelectionOptions = {},
 ): { selection?: CalibratorSelection; calibrated?: CrossFitted; map: CalibrationMap; logistic: LogisticCalibration } {
   const n = pointsInTimeOrder.length;
+  const { s, minBlock, tau } = fitOptionsOf(options);
   if (n === 0) {
     return { map: fitCalibrationMap([], options), logistic: fitLogisticCalibration([], options) };
   }
   const d = prepare(pointsInTimeOrder);
   const folds = options.folds ?? SELECTION_DEFAULTS.folds;
   const selection = !Number.isInteger(folds) || folds < 2 || n < folds ? undefined : selectPrepared(d, options);
-  const s = priorStrengthOf(options);
-  const tau = priorPrecisionOf(options);
   const half = Math.floor(n / 2);
   const calibrated =
-    half < 1 ? undefined : crossFittedFigures(mapOfPrefix(d, half, s), pointsInTimeOrder.slice(half), half);
+    half < 1 ? undefined : crossFittedFigures(mapOfPrefix(d, half, s, minBlock), pointsInTimeOrder.slice(half), half);
   return {
     ...(selection === undefined ? {} : { selection }),
     ...(calibrated === undefined ? {} : { calibrated }),
-    map: mapOfPrefix(d, n, s),
+    map: mapOfPrefix(d, n, s, minBlock),
     logistic: logisticOfPrefix(d, n, tau),
   };
 }
@@ -192,8 +198,7 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
   const folds = options.folds ?? SELECTION_DEFAULTS.folds;
   const margin = options.margin ?? SELECTION_DEFAULTS.margin;
   const n = d.confidence.length;
-  const tau = priorPrecisionOf(options);
-  const s = priorStrengthOf(options);
+  const { s, minBlock, tau } = fitOptionsOf(options);
   const cut = (j: number) => Math.floor((j * n) / folds);
   // Each calibrator's squared errors over the predicted outcomes, in time order.
   const tested = n - cut(1);
@@ -210,7 +215,7 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
     for (let i = 0; i < m; i += 1) successes += d.outcome[i] as number;
     const rate = successes / m;
     const logistic = logisticOfPrefix(d, m, tau);
-    const map = mapOfPrefix(d, m, s);
+    const map = mapOfPrefix(d, m, s, minBlock);
     for (let i = m; i < cut(j + 1); i += 1) {
       const c = d.confidence[i] as number;
       const y = d.outcome[i] as number;
