@@ -146,6 +146,29 @@ describe('learned calibration map', () => {
     expect(() => fitCalibrationMap(points, { minBlock: 0 })).toThrow(/minBlock must be an integer ≥ 1/);
   });
 
+  it('pools the low end too: two wrong answers at 0.01 and 0.02 join the block above them, not a step of 0', () => {
+    // Blocks in order: 0 of 1 at 0.01, 0 of 1 at 0.02, 6 of 10 at 0.5, 9 of 10 at 0.9 (no violators to pool).
+    const points = [
+      { confidence: 0.01, outcome: 0 },
+      { confidence: 0.02, outcome: 0 },
+      ...Array.from({ length: 10 }, (_, i) => ({ confidence: 0.5, outcome: i < 6 ? 1 : 0 })),
+      ...Array.from({ length: 10 }, (_, i) => ({ confidence: 0.9, outcome: i < 9 ? 1 : 0 })),
+    ];
+    const s = CALIBRATION_MAP_DEFAULTS.priorStrength;
+    const n = points.length;
+    const shrink = (c: number, rate: number) => (n * rate + s * c) / (n + s);
+    // The first step must stand on 10 outcomes: the two wrong ones join the 10 at 0.5, 6 of 12 held, at their mean.
+    const low = (0.01 + 0.02 + 10 * 0.5) / 12;
+    const map = fitCalibrationMap(points);
+    expect(map.knots.map((k) => k.confidence)).toEqual([0, expect.closeTo(low, 12), expect.closeTo(0.9, 12), 1]);
+    const at0 = shrink(0, 0.5);
+    const expected = at0 + (0.015 / low) * (shrink(low, 0.5) - at0);
+    expect(applyCalibrationMap(map, 0.015)).toBeCloseTo(expected, 12);
+    expect(applyCalibrationMap(map, 0.015)).toBeGreaterThan(0.3);
+    // With minBlock 1 the two wrong answers make the bottom step alone: nearly 0 there.
+    expect(applyCalibrationMap(fitCalibrationMap(points, { minBlock: 1 }), 0.015)).toBeLessThan(0.3);
+  });
+
   it('pools tied confidences whatever order they come in: 0.1 held 2 of 5 times, one failure at 0.7', () => {
     const at = (outcomes: number[]) => outcomes.map((outcome) => ({ confidence: 0.1, outcome }));
     const failed = { confidence: 0.7, outcome: 0 };
