@@ -62,13 +62,23 @@ describe('the learned probability in what next, tools search, recall and dag pri
       );
     });
 
+    // The three results' lines (a warning line may follow them: memory.unlike, 366a322).
     const search = (await credence('tools', 'search', 'parse the config', '--limit', '3')).stdout.trimEnd();
-    expect(search.split('\n')).toHaveLength(3);
-    for (const line of search.split('\n')) expect(line).toMatch(/ {2}p [01]\.\d{3} \([a-z-]+, 40 outcomes\)$/);
+    const results = search.split('\n').filter((line) => !line.startsWith('warning: '));
+    expect(results).toHaveLength(3);
+    for (const line of results) expect(line).toMatch(/ {2}p [01]\.\d{3} \([a-z-]+, 40 outcomes\)$/);
 
+    // Recall's p maps the result's score, not its label: printed beside the score it maps (review C, item 4).
     const recall = (await credence('recall', 'config format')).stdout.trimEnd().split('\n');
+    const recallJson = JSON.parse((await credence('recall', 'config format', '--format', 'json')).stdout);
     expect(recall.at(-1)).toBe('</memory-context>');
-    expect(recall[1]).toMatch(/\[confidence:\w+\] {2}p [01]\.\d{3} \([a-z-]+, 40 outcomes\)$/);
+    const first = recallJson[0] as { label: string; score: number; probability: number };
+    expect(recall[1]).toMatch(
+      new RegExp(
+        `\\[confidence:${first.label}\\] {2}score ${first.score.toFixed(3)} → p ${first.probability.toFixed(3)} ` +
+          '\\([a-z-]+, 40 outcomes\\)$',
+      ),
+    );
 
     const dag = await credence('dag', 'load the config file');
     const dagJson = JSON.parse((await credence('dag', 'load the config file', '--json')).stdout);

@@ -18,6 +18,16 @@ export const withProbability = (r: ProbabilityInfo): string => {
   return text === '' ? '' : `  ${text}`;
 };
 
+/**
+ * `  score 0.449 → p 0.553 (map, 322 outcomes)` to append to a recall line after its label, or '': the probability is
+ * the calibrator's value at the result's score, not at its label, so it is printed beside the score it maps (a `low`
+ * result can carry a higher p than a `medium` one). A score above 1 is mapped as 1.
+ */
+export const withScoreProbability = (r: ProbabilityInfo & { score: number }): string => {
+  const text = probabilityText(r);
+  return text === '' ? '' : `  score ${r.score.toFixed(3)} → ${text}`;
+};
+
 /** Why the results carry no learned probability (too few outcomes of their kind), one line; undefined otherwise. */
 export function noProbabilityLine(results: readonly ProbabilityInfo[]): string | undefined {
   const why = results.find((r) => r.probability === undefined && r.probabilityWhy !== undefined)?.probabilityWhy;

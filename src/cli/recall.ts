@@ -15,7 +15,7 @@ import type { MemoryInput } from '../schemas/index.js';
 import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
-import { noProbabilityLine, withProbability } from './probability-text.js';
+import { noProbabilityLine, withScoreProbability } from './probability-text.js';
 
 function parseLabels(text: string): 'seed' | 'evidence' {
   if (text !== 'seed' && text !== 'evidence')
@@ -25,7 +25,8 @@ function parseLabels(text: string): 'seed' | 'evidence' {
 
 /**
  * The agent's context, chosen and marked as every surface does (core/recall/agent-context, issue 23); here each line
- * with its learned probability after its label, and after the block, once, why there is none (calibration.md).
+ * with, after its label, its score and the learned probability of that score, and after the block, once, why there is
+ * none (calibration.md).
  */
 function contextBlock(
   results: readonly (RecallResult & ProbabilityInfo)[],
@@ -37,7 +38,7 @@ function contextBlock(
   // The block's lines: its opening tag, one line per chosen result in order, its closing tag.
   const lines = formatMemoryContext(chosen.map((c) => c.line)).split('\n');
   chosen.forEach((c, i) => {
-    lines[i + 1] += withProbability(c.result);
+    lines[i + 1] += withScoreProbability(c.result);
   });
   const why = noProbabilityLine(chosen.map((c) => c.result));
   return [...lines, ...(why === undefined ? [] : [why])].join('\n');
