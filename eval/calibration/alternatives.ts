@@ -13,7 +13,12 @@
  *   confidence then a candidate), or as one more candidate that must beat the confidence shown.
  * Pure: plain claims in, figures out.
  */
-import { learnCalibrator, SELECTION_DEFAULTS, type CalibrationPoint } from '../../src/core/calibration/index.js';
+import {
+  boundByOutcomes,
+  learnCalibrator,
+  SELECTION_DEFAULTS,
+  type CalibrationPoint,
+} from '../../src/core/calibration/index.js';
 import { eceNoiseFloor, figures, splitClaims, type Figures, type PairedQueries } from './claims.js';
 
 /** The rules of F3, the engine's first. */
@@ -61,8 +66,9 @@ function forward(train: readonly PairedClaim[], folds: number): Forward {
       const p = train[i] as PairedClaim;
       f.y.push(p.outcome);
       f.query.push(p.query);
-      f.pred.seed.push(p.confidence);
-      f.pred.formula.push(p.formula);
+      // The confidence shown and the formula, each kept within the outcomes before the run, as the engine's seed is.
+      f.pred.seed.push(boundByOutcomes(p.confidence, cut(j)));
+      f.pred.formula.push(boundByOutcomes(p.formula, cut(j)));
       LEARNED.forEach((c, k) => f.pred[c].push((learned[k] as (c: number) => number)(p.confidence)));
     }
   }
@@ -146,7 +152,7 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
     return learned;
   };
   const predictor = (source: Source, blend = 0): Predictor => {
-    if (source === 'formula') return (p) => p.formula;
+    if (source === 'formula') return (p) => boundByOutcomes(p.formula, train.length);
     const chosen = learnedMap(source);
     if (blend === 0) return (p) => chosen(p.confidence);
     const rate = learnedMap('base-rate')(0);

@@ -154,8 +154,9 @@ export type ProbabilityFields =
 /**
  * Where a probability comes from: the kind, the outcomes learned from, the calibrator chosen (`map` the learned map,
  * `logistic` σ(a · logit(confidence) + b) with its a and b, `base-rate` the share of the kind's claims that held,
- * `seed` the confidence itself) and the out-of-sample Brier scores of each over `tested` outcomes (forward chaining
- * in time order) that chose it.
+ * `seed` the confidence itself; each kept within [1/(n + 2), (n + 1)/(n + 2)] for the n outcomes behind it, never 0
+ * or 1) and the out-of-sample Brier scores of each over `tested` outcomes (forward chaining in time order) that
+ * chose it.
  */
 export interface ProbabilityBasis {
   kind: OutcomeKind;

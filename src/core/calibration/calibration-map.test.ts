@@ -110,7 +110,8 @@ describe('learned calibration map', () => {
     const s = CALIBRATION_MAP_DEFAULTS.priorStrength;
     expect(applyCalibrationMap(fitCalibrationMap(wrong(2)), 0.8)).toBeCloseTo((s * 0.8) / (2 + s), 12);
     expect(applyCalibrationMap(fitCalibrationMap(wrong(1000)), 0.8)).toBeLessThan(0.01);
-    expect(applyCalibrationMap(fitCalibrationMap(wrong(2), { priorStrength: 0 }), 0.8)).toBe(0);
+    // Without the prior, two wrong outcomes say what the rule of succession says of them, 1/4, not 0.
+    expect(applyCalibrationMap(fitCalibrationMap(wrong(2), { priorStrength: 0 }), 0.8)).toBe(1 / 4);
   });
 
   it('pools adjacent violators: a dip below a lower confidence is averaged with it', () => {
@@ -121,13 +122,14 @@ describe('learned calibration map', () => {
       { confidence: 0.6, outcome: 1 },
     ];
     const map = fitCalibrationMap(points, { priorStrength: 0, minBlock: 1 });
+    // The top step held 2 of 2: kept at the rule of succession's 3/4 for two outcomes, not 1.
     expect(map.knots).toEqual([
       { confidence: 0, probability: 0.5 },
       { confidence: expect.closeTo(0.3, 12), probability: 0.5 },
-      { confidence: 0.6, probability: 1 },
-      { confidence: 1, probability: 1 },
+      { confidence: 0.6, probability: 0.75 },
+      { confidence: 1, probability: 0.75 },
     ]);
-    expect(applyCalibrationMap(map, 0.45)).toBeCloseTo(0.75, 12);
+    expect(applyCalibrationMap(map, 0.45)).toBeCloseTo(0.625, 12);
   });
 
   it('never lets one or two outcomes at an end decide the map there (walk 9: 0.997 where 31 of 44 held)', () => {
@@ -141,9 +143,40 @@ describe('learned calibration map', () => {
     const map = fitCalibrationMap(points);
     expect(applyCalibrationMap(map, 0.976)).toBeLessThan(0.85);
     expect(applyCalibrationMap(map, 1)).toBeLessThan(0.85);
-    // Each end step stands on at least minBlock outcomes; with minBlock 1 the two alone make the top step.
-    expect(applyCalibrationMap(fitCalibrationMap(points, { minBlock: 1 }), 0.976)).toBeGreaterThan(0.95);
+    // Each end step stands on at least minBlock outcomes: the two join the step below them, whose mean is lower.
+    expect(map.knots.at(-2)?.confidence).toBeLessThan(0.975);
+    // With minBlock 1 the top three (right at 0.950, 0.975, 0.977) make the top step alone, at rate 1: the map says
+    // what the rule of succession allows three outcomes, 4/5.
+    const one = fitCalibrationMap(points, { minBlock: 1 });
+    expect(one.knots.slice(-3).map((k) => k.confidence)).toEqual([0.975, 0.977, 1]);
+    expect(applyCalibrationMap(one, 0.976)).toBe(4 / 5);
     expect(() => fitCalibrationMap(points, { minBlock: 0 })).toThrow(/minBlock must be an integer ≥ 1/);
+  });
+
+  it('never says 1 or 0: ten right answers at the top say at most 11/12, two wrong at the bottom at least 1/4', () => {
+    const random = seeded(9);
+    const points = Array.from({ length: 320 }, () => ({
+      confidence: 0.5 + 0.45 * random(),
+      outcome: random() < 0.7 ? 1 : 0,
+    }));
+    // Above a wrong answer at 0.955, ten right answers at 0.960 … 0.969 pass minBlock as a step of their own (review C:
+    // the map said 0.999 at 0.97 and 1 at 1).
+    const ten = Array.from({ length: 10 }, (_, i) => ({ confidence: 0.96 + i * 0.001, outcome: 1 }));
+    const top = [...points, { confidence: 0.955, outcome: 0 }, ...ten];
+    const map = fitCalibrationMap(top);
+    expect(applyCalibrationMap(map, 0.97)).toBe(11 / 12);
+    expect(applyCalibrationMap(map, 1)).toBe(11 / 12);
+    // One more right answer next below them counts with them (a step of the same rate): 12/13.
+    const more = fitCalibrationMap([...top, { confidence: 0.959, outcome: 1 }]);
+    expect(applyCalibrationMap(more, 1)).toBe(12 / 13);
+    // At the bottom, no prior to lean on (priorStrength 0) and nothing but wrong answers below 0.5: never 0.
+    const wrong = [0.1, 0.2, ...Array.from({ length: 10 }, () => 0.5)].map((confidence, i) => ({
+      confidence,
+      outcome: i < 2 ? 0 : 1,
+    }));
+    const bottom = fitCalibrationMap(wrong, { priorStrength: 0, minBlock: 1 });
+    expect(applyCalibrationMap(bottom, 0)).toBe(1 / 4);
+    expect(applyCalibrationMap(bottom, 1)).toBe(11 / 12);
   });
 
   it('pools the low end too: two wrong answers at 0.01 and 0.02 join the block above them, not a step of 0', () => {

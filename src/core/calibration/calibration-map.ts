@@ -8,7 +8,7 @@
  * the map near the confidence it corrects; many decide. Monotone, pure, and the same whatever the input order.
  */
 import { CredenceError } from '../errors.js';
-import { brierScore, measureCalibration, requirePoint, type CalibrationPoint } from './reliability.js';
+import { boundByOutcomes, brierScore, measureCalibration, requirePoint, type CalibrationPoint } from './reliability.js';
 
 export const CALIBRATION_MAP_DEFAULTS = Object.freeze({
   /**
@@ -116,6 +116,14 @@ function joinSmallEnds(count: Float64Array, sum: Float64Array, value: Float64Arr
   return left;
 }
 
+/** Outcomes of the first (`step` 1) or last (−1) of the pooled blocks and the blocks next to it at its rate. */
+function endRun(count: Float64Array, value: Float64Array, blocks: number, step: 1 | -1): number {
+  const end = step === 1 ? 0 : blocks - 1;
+  let outcomes = 0;
+  for (let i = end; i >= 0 && i < blocks && value[i] === value[end]; i += step) outcomes += count[i] as number;
+  return outcomes;
+}
+
 /** The prior strength of `options`, checked. */
 export function priorStrengthOf(options: CalibrationMapOptions): number {
   const s = options.priorStrength ?? CALIBRATION_MAP_DEFAULTS.priorStrength;
@@ -181,9 +189,14 @@ export function fitCalibrationMapSorted(
   const last = isotonic.at(-1);
   if (first === undefined || last === undefined) return { knots: [], outcomes: 0, priorStrength: s };
   // Flat beyond the outcomes seen, then shrunk toward the prior: both are linear between the knots, so the
-  // knots at 0, the blocks' mean confidences and 1 carry the whole map.
+  // knots at 0, the blocks' mean confidences and 1 carry the whole map. Then kept within the rule of succession's
+  // bounds for the outcomes of its end steps (adjacent blocks of the same rate count as one): ten right answers at
+  // the top say at most 11/12, never 1. One interval for the whole map keeps it monotone.
   const n = confidences.length;
-  const shrink = (c: number, rate: number) => Math.min(1, Math.max(0, (n * rate + s * c) / (n + s)));
+  const low = endRun(count, value, pooled, 1);
+  const high = endRun(count, value, pooled, -1);
+  const shrink = (c: number, rate: number) =>
+    Math.min(boundByOutcomes(1, high), Math.max(boundByOutcomes(0, low), (n * rate + s * c) / (n + s)));
   const ends = [
     ...(first.confidence > 0 ? [{ confidence: 0, rate: first.rate }] : []),
     ...isotonic,

@@ -108,11 +108,14 @@ describe('logistic calibration on the log-odds', () => {
     for (const c of [0, 0.013, 0.37, 0.5, 0.99, 1]) expect(applyLogisticCalibration(none, c)).toBe(c);
     // One claim at 0.8, wrong: the probability moves, but the seed keeps most of its say.
     const wrong = (n: number) => Array.from({ length: n }, () => ({ confidence: 0.8, outcome: 0 }));
-    const one = applyLogisticCalibration(fitLogisticCalibration(wrong(1)), 0.8);
+    // The curve learned, before the bound of its one outcome (the rule of succession's [1/3, 2/3]).
+    const curve = (fit: { a: number; b: number }, c: number) => sigmoid(fit.a * logit(c) + fit.b);
+    const one = curve(fitLogisticCalibration(wrong(1)), 0.8);
     expect(one).toBeLessThan(0.8);
     expect(one).toBeGreaterThan(0.7);
+    expect(applyLogisticCalibration(fitLogisticCalibration(wrong(1)), 0.8)).toBe(2 / 3);
     // The prior is what holds it: a weaker one lets the same outcome move it further.
-    expect(applyLogisticCalibration(fitLogisticCalibration(wrong(1), { priorPrecision: 0.5 }), 0.8)).toBeLessThan(one);
+    expect(curve(fitLogisticCalibration(wrong(1), { priorPrecision: 0.5 }), 0.8)).toBeLessThan(one);
     // Many decide.
     expect(applyLogisticCalibration(fitLogisticCalibration(wrong(1000)), 0.8)).toBeLessThan(0.02);
   });

@@ -9,7 +9,7 @@
  * input order. The slope is kept ≥ 0, so the probability never falls as the confidence rises. Pure.
  */
 import { CredenceError } from '../errors.js';
-import { requirePoint, type CalibrationPoint } from './reliability.js';
+import { boundByOutcomes, requirePoint, type CalibrationPoint } from './reliability.js';
 
 export const LOGISTIC_DEFAULTS = Object.freeze({
   /**
@@ -158,7 +158,10 @@ export function fitLogisticCalibration(
   return fitLogisticSorted(x, y, tau);
 }
 
-/** The probability a logistic calibrator gives a confidence in [0, 1]; the confidence itself from no outcomes. */
+/**
+ * The probability a logistic calibrator gives a confidence in [0, 1], kept within the bounds of its outcomes
+ * ({@link boundByOutcomes}); the confidence itself from no outcomes.
+ */
 export function applyLogisticCalibration(
   fit: Pick<LogisticCalibration, 'a' | 'b' | 'outcomes'>,
   confidence: number,
@@ -167,5 +170,5 @@ export function applyLogisticCalibration(
     throw new CredenceError('INVALID_INPUT', `confidence must be a number in [0, 1], got ${confidence}`);
   }
   if (fit.outcomes === 0) return confidence;
-  return sigmoid(fit.a * logitOf(confidence) + fit.b);
+  return boundByOutcomes(sigmoid(fit.a * logitOf(confidence) + fit.b), fit.outcomes);
 }

@@ -25,6 +25,15 @@ export interface ReliabilityBin {
 /** @default 10 equal-width bins (the reliability table). */
 export const RELIABILITY_DEFAULTS = Object.freeze({ bins: 10 });
 
+/**
+ * A learned probability kept within [1/(n + 2), (n + 1)/(n + 2)] for the n outcomes (n ≥ 1) that stand behind it:
+ * what Laplace's rule of succession gives n outcomes all wrong or all right. No finite set of outcomes justifies
+ * certainty, so no calibrator learned from outcomes says 0 or 1. Only a value beyond those bounds moves.
+ */
+export function boundByOutcomes(probability: number, outcomes: number): number {
+  return Math.min((outcomes + 1) / (outcomes + 2), Math.max(1 / (outcomes + 2), probability));
+}
+
 /** Checks a point: both numbers finite and in [0, 1]; names the bad one. */
 export function requirePoint(point: CalibrationPoint, at: number): void {
   const { confidence, outcome } = point;

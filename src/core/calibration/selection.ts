@@ -30,7 +30,7 @@ import {
   type LogisticCalibration,
   type LogisticOptions,
 } from './logistic.js';
-import { requirePoint, type CalibrationPoint } from './reliability.js';
+import { boundByOutcomes, requirePoint, type CalibrationPoint } from './reliability.js';
 
 /**
  * The calibrators a kind may use, simplest first: the confidence itself, one number (the base rate), two (the
@@ -68,15 +68,21 @@ export interface CalibratorSelection {
   folds: number;
 }
 
-/** One calibrator learned from `train`: the function it applies to a confidence. */
+/**
+ * One calibrator learned from `train`: the function it applies to a confidence. Every one keeps its probability
+ * within the bounds of the outcomes it learned from ({@link boundByOutcomes}), the seed too; from none, the
+ * confidence itself.
+ */
 export function learnCalibrator(
   calibrator: Calibrator,
   train: readonly CalibrationPoint[],
   options: CalibrationMapOptions & LogisticOptions = {},
 ): (confidence: number) => number {
-  if (calibrator === 'seed' || train.length === 0) return (c) => c;
+  const n = train.length;
+  if (n === 0) return (c) => c;
+  if (calibrator === 'seed') return (c) => boundByOutcomes(c, n);
   if (calibrator === 'base-rate') {
-    const rate = train.reduce((s, p) => s + p.outcome, 0) / train.length;
+    const rate = boundByOutcomes(train.reduce((s, p) => s + p.outcome, 0) / n, n);
     return () => rate;
   }
   if (calibrator === 'logistic') {
@@ -213,16 +219,16 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
     const m = cut(j);
     let successes = 0;
     for (let i = 0; i < m; i += 1) successes += d.outcome[i] as number;
-    const rate = successes / m;
+    const rate = boundByOutcomes(successes / m, m);
     const logistic = logisticOfPrefix(d, m, tau);
     const map = mapOfPrefix(d, m, s, minBlock);
     for (let i = m; i < cut(j + 1); i += 1) {
       const c = d.confidence[i] as number;
       const y = d.outcome[i] as number;
       const at = i - cut(1);
-      errors.seed[at] = (c - y) ** 2;
+      errors.seed[at] = (boundByOutcomes(c, m) - y) ** 2;
       errors['base-rate'][at] = (rate - y) ** 2;
-      errors.logistic[at] = (sigmoid(logistic.a * (d.logit[i] as number) + logistic.b) - y) ** 2;
+      errors.logistic[at] = (boundByOutcomes(sigmoid(logistic.a * (d.logit[i] as number) + logistic.b), m) - y) ** 2;
       errors.map[at] = (applyCalibrationMap(map, c) - y) ** 2;
     }
   }
