@@ -248,6 +248,48 @@ describe("the dashboard's Confidence timeline: UTC calendar days", () => {
   });
 });
 
+describe("the dashboard's Confidence timeline: new edges by UTC calendar day", () => {
+  // Review C item 5: the edges' day was `floor((now - firstSeen) / day)` (24-hour periods back from now), and an
+  // edge before the window was one seen `days` periods before now: untested until this.
+  it("counts an edge on its first confirmation's date, one of the window's eve in edgesSoFar only", async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const now = Date.parse('2026-11-27T20:00:00Z');
+    const c = await openCredence({ store, scope: 'e', now, cwd: base });
+    const firstSeen = {
+      a: '2026-11-20T19:00:00Z', // the day before the window: counted in edgesSoFar only
+      b: '2026-11-20T21:00:00Z', // also that day, though less than 7 × 24 hours before now
+      c: '2026-11-21T09:00:00Z', // the window's first day
+      d: '2026-11-26T21:00:00Z', // yesterday, less than 24 hours before now
+      e: '2026-11-27T01:00:00Z', // today
+      f: '2026-11-28T01:00:00Z', // after now: on no day
+    };
+    for (const [to, at] of Object.entries(firstSeen)) {
+      await store.putEdge('e', {
+        from: 'start',
+        to,
+        type: 'sequence',
+        source: 'observed',
+        count: 3,
+        successes: 3,
+        failures: 0,
+        firstSeen: Date.parse(at),
+        lastSeen: Date.parse(at),
+      });
+    }
+    const { timeline } = await confidencePayload(c, { days: 7 });
+    expect(timeline.map((d) => [d.day, d.newEdges, d.edgesSoFar])).toEqual([
+      ['2026-11-21', 1, 3],
+      ['2026-11-22', 0, 3],
+      ['2026-11-23', 0, 3],
+      ['2026-11-24', 0, 3],
+      ['2026-11-25', 0, 3],
+      ['2026-11-26', 1, 4],
+      ['2026-11-27', 1, 5],
+    ]);
+    await c.close();
+  });
+});
+
 describe("the dashboard's Learning evidence (issue 20)", () => {
   it('reads the observations an instinct cites, and shows a cited one deleted since as gone', async () => {
     const store = openSqliteStore({ path: ':memory:' });
