@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIsoInstant } from './time.js';
+import { parseIsoInstant, utcDay } from './time.js';
 
 describe('parseIsoInstant', () => {
   it('reads ISO 8601 dates and date-times, UTC when no zone is given', () => {
@@ -24,5 +24,14 @@ describe('parseIsoInstant', () => {
     ]) {
       expect(parseIsoInstant(text), text).toBeUndefined();
     }
+  });
+});
+
+describe('utcDay', () => {
+  it('numbers UTC calendar days: a day changes at 00:00Z, also before 1970', () => {
+    expect(utcDay(Date.parse('2026-11-27T23:59:59.999Z'))).toBe(utcDay(Date.parse('2026-11-27T00:00:00Z')));
+    expect(utcDay(Date.parse('2026-11-28T00:00:00Z')) - utcDay(Date.parse('2026-11-27T23:59:59.999Z'))).toBe(1);
+    expect(utcDay(0)).toBe(0);
+    expect(utcDay(-1)).toBe(-1);
   });
 });

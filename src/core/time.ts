@@ -3,7 +3,7 @@
  * Strict ISO 8601 instants for every time a user gives (`--now`, `startedAt`, `at`, observation
  * timestamps): `2026-02-02`, `2026-02-02T06:00`, `2026-02-02T06:00:00.5Z`, `…+01:00`. Anything else —
  * `5`, `March 7`, `2026-02-30` — is not a date, rather than some date `Date.parse` guesses.
- * A date without a zone is read as UTC.
+ * A date without a zone is read as UTC. A day is a UTC calendar day (`utcDay`): store and dashboard count by it.
  */
 import { CredenceError } from './errors.js';
 import { shownText } from './security/scrub.js';
@@ -62,3 +62,6 @@ export const NOW_AHEAD_MS = 86_400_000;
  * a typo (a mistyped year made evolve prune every observation as if that time had passed).
  */
 export const aheadOfClock = (at: number, clock: number): boolean => at > clock + NOW_AHEAD_MS;
+
+/** The UTC calendar day number of an instant (days since 1970-01-01): the day the dashboard labels it with. */
+export const utcDay = (at: number): number => Math.floor(at / 86_400_000);

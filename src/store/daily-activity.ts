@@ -4,9 +4,9 @@
  * filled from its grouped rows. A day is a UTC calendar day, the date the dashboard labels it with: an instant
  * `at` is `floor(now / day) - floor(at / day)` days back (day 0 is today, from 00:00Z up to now).
  */
+import { DAY_MS } from '../core/graph/edge-decay.js';
+import { utcDay } from '../core/time.js';
 import type { DailyActivity, EpochMs } from './types.js';
-
-export const DAY_MS = 86_400_000;
 
 /**
  * The instants a query reads: `at <= now` and `at > after`, a range one day wider than the
@@ -19,11 +19,6 @@ export function activityWindow(window: { now: EpochMs; days: number }): {
   today: number;
 } {
   return { now: window.now, after: window.now - (window.days + 1) * DAY_MS, today: utcDay(window.now) };
-}
-
-/** The UTC calendar day number of an instant (days since 1970-01-01). */
-export function utcDay(at: EpochMs): number {
-  return Math.floor(at / DAY_MS);
 }
 
 /** One grouped row: a day number (days back) and its counts. */

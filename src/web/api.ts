@@ -8,9 +8,11 @@
 import { CONFIDENCE_BANDS, confidenceBand } from '../core/learning/bands.js';
 import { adaptiveWeights } from '../core/dag/dag-confidence.js';
 import { EDGE_DEFAULTS, passesThreshold } from '../core/graph/edge-confidence.js';
+import { DAY_MS } from '../core/graph/edge-decay.js';
 import { CredenceError } from '../core/errors.js';
 import { foldRepeats } from '../core/recall/fold-repeats.js';
 import { requireWithinLimit } from '../core/limits.js';
+import { utcDay } from '../core/time.js';
 import { layoutGraph } from '../core/graph/graph-layout.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
@@ -20,7 +22,6 @@ import { readFileInsideRoot } from '../platform/files.js';
 import { skillFileLayout } from '../engine/learning/skill-files.js';
 import { shownEvidence } from '../engine/learning/learning-view.js';
 
-const DAY = 86_400_000;
 const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined ? null : new Date(ms).toISOString();
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -202,9 +203,9 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   const active = learned.instincts.filter((i) => i.status === 'active');
   const skillNow = learned.skills.map((s) => s.current);
   // UTC calendar days counted back from today's (day 0 is today, 00:00Z up to now), each labelled with its date.
-  const today = Math.floor(now / DAY);
+  const today = utcDay(now);
   const timeline = Array.from({ length: days }, (_, i) => ({
-    day: iso((today - (days - 1 - i)) * DAY)?.slice(0, 10) ?? '',
+    day: iso((today - (days - 1 - i)) * DAY_MS)?.slice(0, 10) ?? '',
     executions: 0,
     calls: 0,
     observations: 0,
@@ -213,7 +214,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
   }));
   const slot = (at: number | null | undefined) => {
     if (at === null || at === undefined || at > now) return undefined;
-    const back = today - Math.floor(at / DAY);
+    const back = today - utcDay(at);
     return back < days ? timeline[days - 1 - back] : undefined;
   };
   for (const [i, s] of timeline.entries()) {
@@ -227,7 +228,7 @@ export async function confidencePayload(credence: Credence, options: { days?: nu
     const firstSeen = e.firstSeen;
     const s = slot(firstSeen);
     if (s !== undefined) s.newEdges += 1;
-    else if (firstSeen !== null && Math.floor(firstSeen / DAY) <= today - days) before += 1;
+    else if (firstSeen !== null && utcDay(firstSeen) <= today - days) before += 1;
   }
   for (const s of timeline) {
     before += s.newEdges;
