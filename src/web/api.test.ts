@@ -185,6 +185,52 @@ describe("the dashboard's bounded graph (issue 20)", () => {
   });
 });
 
+describe("the dashboard's graph: the later-evidence warning (review C item 13)", () => {
+  // It counted every edge of the scope, whatever ?type and ?min left out: `?min=0.9` showed no edge and still
+  // said "9 edge(s) were last confirmed after …", where `credence edges --min-confidence 0.9` says nothing.
+  it('counts only the edges the view shows: those of ?type and ?min between the tools drawn', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const now = Date.parse('2026-11-01T00:00:00Z');
+    const c = await openCredence({ store, scope: 'w', now, cwd: base });
+    const later = now + 5 * 86_400_000;
+    const edge = (from: string, to: string, type: (typeof EDGE_TYPES)[number], count: number, lastSeen: number) =>
+      store.putEdge('w', {
+        from,
+        to,
+        type,
+        source: 'observed',
+        count,
+        successes: count,
+        failures: 0,
+        firstSeen: now - 30 * 86_400_000,
+        lastSeen,
+      });
+    await edge('hub', 'a', 'dependency', 40, later);
+    await edge('hub', 'b', 'sequence', 2, later);
+    await edge('a', 'b', 'sequence', 40, now - 86_400_000);
+    await edge('b', 'c', 'sequence', 1, later);
+    const count = (warning: string | undefined) =>
+      warning === undefined ? 0 : Number(/^(\d+) edge/.exec(warning)?.[1]);
+    const all = await graphPayload(c);
+    expect([all.stats.shownEdges, count(all.warning)]).toEqual([4, 3]);
+    const dependency = await graphPayload(c, { types: ['dependency'] });
+    expect([dependency.stats.shownEdges, count(dependency.warning)]).toEqual([1, 1]);
+    const sequence = await graphPayload(c, { types: ['sequence'] });
+    expect([sequence.stats.shownEdges, count(sequence.warning)]).toEqual([3, 2]);
+    // The dependency is certain (1); the sequences are at most 0.5.
+    const strong = await graphPayload(c, { min: 0.6 });
+    expect([strong.stats.shownEdges, count(strong.warning)]).toEqual([1, 1]);
+    const none = await graphPayload(c, { types: ['sequence'], min: 0.6 });
+    expect([none.stats.shownEdges, none.warning]).toEqual([0, undefined]);
+    // Two tools drawn of four: only the edges between them.
+    const top = await graphPayload(c, { limit: 2 });
+    const shown = top.edges.from.map((f, e) => `${top.nodes.id[f]}>${top.nodes.id[top.edges.to[e] as number]}`);
+    const laterShown = shown.filter((k) => k !== 'a>b').length;
+    expect(count(top.warning)).toBe(laterShown);
+    await c.close();
+  });
+});
+
 describe("the dashboard's Confidence timeline (issue 20)", () => {
   it('counts the runs, calls and observations of each day as a count over every row does', async () => {
     const store = openSqliteStore({ path: ':memory:' });

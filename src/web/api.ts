@@ -82,6 +82,8 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     count: [] as number[],
   };
   let offGraph = 0;
+  /** When each edge the payload holds was last confirmed: the later-evidence warning counts only those. */
+  const shownLastSeen: (number | null)[] = [];
   for (const e of views) {
     const c = e.confidence;
     if (types !== undefined && !types.has(e.type)) continue;
@@ -92,6 +94,7 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
       offGraph += 1;
       continue;
     }
+    shownLastSeen.push(e.lastSeen);
     edges.from.push(from);
     edges.to.push(to);
     edges.type.push(EDGE_TYPES.indexOf(e.type));
@@ -106,13 +109,9 @@ export async function graphPayload(credence: Credence, filter: GraphFilter = {})
     types: EDGE_TYPES,
     sources: EDGE_SOURCES,
     layout: layout.method,
-    // A clock before an edge's last confirmation: the edges' counts include later evidence (as `edges` warns).
-    ...optionalWarning(
-      laterEvidenceNote(
-        views.map((e) => e.lastSeen),
-        now,
-      ),
-    ),
+    // A clock before an edge's last confirmation: the counts of the edges shown include later evidence (as
+    // `edges` warns of the edges it lists: those of ?type and ?min between the tools shown, not every edge).
+    ...optionalWarning(laterEvidenceNote(shownLastSeen, now)),
     stats: {
       tools: snapshot.tools.length,
       /** Every tool in the catalogue or on an edge, and how many of them the payload holds. */
