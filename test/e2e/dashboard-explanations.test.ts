@@ -167,6 +167,43 @@ if (executablePath === undefined) {
     await page.close();
   });
 
+  it('the find box lists the tools a name matches whatever the case when there are several', async () => {
+    // Review C item 9: with tools "Read" and "read", READ said no tool is named so.
+    const tools = ['Read', 'read', 'Grep'].map((id) => JSON.stringify({ id, description: `the tool ${id}` }));
+    run(['tools', 'add', '--jsonl', '-'], `${tools.join('\n')}\n`, 'cases');
+    const at = await serve(['--now', NOW, '--token', TOKEN], 'cases');
+    const page = await open(`/graph#token=${TOKEN}`, { width: 390, height: 844 }, at);
+    await marker(page, 'graphRendered');
+    const find = async (name: string) => {
+      for (const key of ['selectedTool', 'findMissing', 'findCandidates']) await clear(page, key);
+      await page.fill('#find-tool', name);
+      await page.press('#find-tool', 'Enter');
+    };
+    await find('READ');
+    await marker(page, 'findCandidates');
+    expect(await page.locator('#tool-panel #find-candidates').textContent()).toBe(
+      '2 tools are named "READ" whatever the case: Read read',
+    );
+    expect(await page.locator('#find-missing').count()).toBe(0);
+    await page.screenshot({ path: join(shots, 'explain-find-candidates.png') });
+    await page.locator('#find-candidates button[data-tool="read"]').click();
+    await marker(page, 'selectedTool');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool),
+    ).toBe('read');
+    for (const [name, tool] of [
+      ['Read', 'Read'],
+      ['GREP', 'Grep'],
+    ] as const) {
+      await find(name);
+      await marker(page, 'selectedTool');
+      expect(
+        await page.evaluate(() => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool),
+      ).toBe(tool);
+    }
+    await page.close();
+  });
+
   it('wraps a long DAG tool name on the Ask page at 390 px: no sideways scroll', async () => {
     const long = 'a-very-long-but-realistic-mcp-server-name:and_an_equally_long_tool_name_for_listing_things';
     const runs = [1, 2, 3, 4, 5, 6].map((i) =>

@@ -277,16 +277,38 @@
     find.addEventListener('change', () => {
       const typed = find.value.trim();
       if (typed === '') return;
-      // The exact name first, else the one tool whose name matches whatever the case.
+      // The exact name first, else the tool whose name matches whatever the case; several such: each listed.
       let i = data.nodes.id.indexOf(typed);
+      const same = [];
       if (i < 0) {
         const lower = typed.toLowerCase();
-        const same = [];
         for (const [k, id] of data.nodes.id.entries()) if (id.toLowerCase() === lower) same.push(k);
         if (same.length === 1) i = same[0];
       }
       if (i >= 0) select(i);
-      else if (hiddenTools > 0) showHidden(typed);
+      else if (same.length > 1) {
+        state.selected = -1;
+        state.edge = -1;
+        draw();
+        side.replaceChildren(
+          h('h1', {}, typed),
+          h(
+            'p',
+            { id: 'find-candidates' },
+            `${same.length} tools are named "${typed}" whatever the case: `,
+            same.map((k, j) => [
+              j > 0 ? ' ' : '',
+              h(
+                'button',
+                { class: 'ghost', 'data-tool': data.nodes.id[k], onclick: () => select(k) },
+                data.nodes.id[k],
+              ),
+            ]),
+          ),
+        );
+        document.body.dataset.findCandidates = same.map((k) => data.nodes.id[k]).join('\n');
+        showPanel();
+      } else if (hiddenTools > 0) showHidden(typed);
       else {
         state.selected = -1;
         state.edge = -1;
