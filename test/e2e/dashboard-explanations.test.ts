@@ -151,6 +151,48 @@ if (executablePath === undefined) {
     await page.close();
   });
 
+  it("shows only the latest question's answer, however late an earlier one is, also after Back", async () => {
+    // Review C item 1: a slower earlier answer replaced a later question's results.
+    const slow = 'slow read the config file';
+    const fast = 'refresh JWT tokens';
+    const toolsOf = async (q: string) =>
+      (
+        (await (
+          await fetch(`${base}/api/ask?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        ).json()) as { tools: { tool: string }[] }
+      ).tools.map((t) => t.tool);
+    const [slowTools, fastTools] = [await toolsOf(slow), await toolsOf(fast)];
+    expect(slowTools[0]).not.toBe(fastTools[0]);
+    const page = await open(`/ask#token=${TOKEN}`);
+    await marker(page, 'pageRendered');
+    await page.route('**/api/ask?q=slow*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.continue().catch(() => {});
+    });
+    const shown = async () =>
+      Promise.all((await page.locator('#ask-tools tbody tr').all()).map((row) => row.getAttribute('data-tool')));
+    const ask = async (q: string) => {
+      await page.fill('#ask-input', q);
+      await page.press('#ask-input', 'Enter');
+    };
+    await ask(slow);
+    await page.waitForTimeout(200);
+    await ask(fast);
+    await marker(page, 'askResults');
+    // Past the slow answer's delay: the table is still the later question's.
+    await page.waitForTimeout(3500);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(fast);
+    expect(await shown()).toEqual(fastTools);
+    // Back asks the slow question again; Forward, before it answers, asks the fast one.
+    await page.goBack();
+    await page.waitForTimeout(100);
+    await page.goForward();
+    await page.waitForTimeout(3500);
+    expect(await page.inputValue('#ask-input')).toBe(fast);
+    expect(await shown()).toEqual(fastTools);
+    await page.close();
+  });
+
   it("the graph's find box opens a tool whatever the case, and says when a name is no tool", async () => {
     const page = await open(`/graph#token=${TOKEN}`);
     await marker(page, 'graphRendered');

@@ -1703,6 +1703,10 @@
       title: 'context tools: the graph part of the score comes from them',
     });
     const results = h('div', { id: 'ask-results' });
+    // Only the latest question is shown: asking again (or Back, Forward) cancels the answer still on its way,
+    // and an answer that comes after a later question was asked is dropped, however late it comes.
+    let asked = 0;
+    let pending = null;
     const form = h('form', { class: 'ask-form' }, input, context, h('button', { type: 'submit' }, 'Ask'));
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -1729,13 +1733,24 @@
 
     async function run(q) {
       if (q.trim() === '') return;
+      asked += 1;
+      const mine = asked;
+      pending?.abort();
+      const abort = new AbortController();
+      pending = abort;
       results.replaceChildren(h('p', { class: 'muted' }, 'Searching…'));
+      delete document.body.dataset.askResults;
       try {
         const ctx = context.value.trim();
-        const d = await api(`/api/ask?q=${encodeURIComponent(q)}${ctx ? `&context=${encodeURIComponent(ctx)}` : ''}`);
+        const d = await api(`/api/ask?q=${encodeURIComponent(q)}${ctx ? `&context=${encodeURIComponent(ctx)}` : ''}`, {
+          signal: abort.signal,
+        });
+        if (mine !== asked) return;
         results.replaceChildren(...askResults(d));
+        results.dataset.question = q;
         document.body.dataset.askResults = String(d.tools.length);
       } catch (error) {
+        if (mine !== asked) return;
         results.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.message));
         document.body.dataset.askResults = 'error';
       }
