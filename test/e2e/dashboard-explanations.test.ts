@@ -323,22 +323,37 @@ if (executablePath === undefined) {
       JSON.stringify({ id: `srv${i % 40}:tool_${i}`, description: `tool number ${i}` }),
     );
     run(['tools', 'add', '--jsonl', '-'], `${tools.join('\n')}\n`, 'big');
-    // Hubs: the first 20 tools are called before many others, so centrality varies.
-    const runs = Array.from({ length: 400 }, (_, r) =>
+    const id = (i: number) => `srv${i % 40}:tool_${i}`;
+    const pair = (r: string, from: number, to: number) =>
       JSON.stringify({
         intent: `big task ${r}`,
         calls: [
-          { tool: `srv${r % 20}:tool_${r % 20}`, status: 'success' },
-          { tool: `srv${(20 + (r % 580)) % 40}:tool_${20 + (r % 580)}`, status: 'success', consumes: [0] },
+          { tool: id(from), status: 'success' },
+          { tool: id(to), status: 'success', consumes: [0] },
         ],
-      }),
-    );
+      });
+    // Hubs: the first 20 tools are called before many others, each other one once.
+    const runs = Array.from({ length: 400 }, (_, r) => pair(String(r), r % 20, 20 + (r % 580)));
+    // And 12 tools late in the alphabet (srv39:…, srv32:…) follow 20, 19, … 9 of the hubs: their centrality falls
+    // step by step (review C item 7: 400 tools tied, and the 10 "most central" were the alphabetically first).
+    const central = Array.from({ length: 12 }, (_, k) => 599 - 7 * k);
+    for (const [k, to] of central.entries())
+      for (let hub = 0; hub < 20 - k; hub += 1) runs.push(pair(`central ${k} ${hub}`, hub, to));
     run(['record', '--jsonl', '-'], `${runs.join('\n')}\n`, 'big');
     const at = await serve(['--now', NOW, '--token', TOKEN], 'big');
     const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
-    const graph = (await (await fetch(`${at}/api/graph`, auth)).json()) as { nodes: { id: string[] } };
+    const graph = (await (await fetch(`${at}/api/graph`, auth)).json()) as {
+      nodes: { id: string[]; pageRank: number[] };
+    };
     expect(graph.nodes.id).toHaveLength(600);
     const top = graph.nodes.id.slice(0, 10);
+    // Ranked by centrality, which varies: the designed order, each strictly above the next, none of them among the
+    // alphabetically first tools.
+    expect(top).toEqual(central.slice(0, 10).map(id));
+    for (let i = 1; i <= 10; i += 1)
+      expect(graph.nodes.pageRank[i] as number).toBeLessThan(graph.nodes.pageRank[i - 1] as number);
+    const alphabetical = [...graph.nodes.id].sort().slice(0, 10);
+    expect(top.filter((t) => alphabetical.includes(t))).toEqual([]);
     for (const size of [
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
