@@ -387,8 +387,62 @@ if (executablePath === undefined) {
       );
       for (const [i, a] of discs.entries())
         for (const b of discs.slice(i + 1)) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThanOrEqual(a.r + b.r);
-      expect(await page.locator('#label-note').textContent()).toContain('find box');
+      const note = await page.locator('#label-note').textContent();
+      expect(note).toContain('find box');
+      expect(note).toContain('+ above the graph');
+      expect(await page.locator('#zoom-in').isVisible()).toBe(true);
       await page.screenshot({ path: join(shots, `explain-big-graph-${size.width}.png`) });
+      // Review C item 8: a tool opened with the find box, or clicked, outside the 10 most central got no label.
+      const labelled = () =>
+        page.evaluate(() =>
+          (
+            (globalThis as unknown as DashboardWindow).credenceGraph as unknown as {
+              labelBoxes: () => { id: string }[];
+            }
+          )
+            .labelBoxes()
+            .map((b) => b.id),
+        );
+      for (const name of [id(5), id(130), id(500)]) {
+        expect(top).not.toContain(name);
+        await clear(page, 'selectedTool');
+        await page.fill('#find-tool', name);
+        await page.press('#find-tool', 'Enter');
+        await marker(page, 'selectedTool');
+        expect([size.width, name, (await labelled()).includes(name)]).toEqual([size.width, name, true]);
+      }
+      // A click on a tool's disc (one not named yet) names it too.
+      await page.locator('#graph').scrollIntoViewIfNeeded();
+      const unnamed = await page.evaluate((view) => {
+        const g = (globalThis as unknown as DashboardWindow).credenceGraph as unknown as {
+          labelBoxes: () => { id: string }[];
+          nodeDiscs: () => { id: string; x: number; y: number; r: number }[];
+        };
+        const named = new Set(g.labelBoxes().map((b) => b.id));
+        const discs = g.nodeDiscs();
+        // A disc that no other disc overlaps, so the click lands on it.
+        return discs.find(
+          (d, i) =>
+            i > 100 &&
+            !named.has(d.id) &&
+            d.x > 20 &&
+            d.y > 20 &&
+            d.x < view.width - 20 &&
+            d.y < view.height - 20 &&
+            discs.every((o) => o === d || Math.hypot(o.x - d.x, o.y - d.y) > o.r + d.r + 6),
+        );
+      }, size);
+      expect(unnamed).toBeDefined();
+      if (unnamed !== undefined) {
+        await clear(page, 'selectedTool');
+        await page.mouse.click(unnamed.x, unnamed.y);
+        await marker(page, 'selectedTool');
+        expect(
+          await page.evaluate(() => (globalThis as unknown as DashboardWindow).document.body?.dataset.selectedTool),
+        ).toBe(unnamed.id);
+        expect([size.width, (await labelled()).includes(unnamed.id)]).toEqual([size.width, true]);
+      }
+      await page.screenshot({ path: join(shots, `explain-big-graph-selected-${size.width}.png`) });
       await page.close();
     }
   });

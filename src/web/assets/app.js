@@ -244,6 +244,21 @@
         ),
       ),
       h('label', {}, 'confidence ≥ ', slider, ' ', minLabel),
+      // Zoom for any pointer (a phone has no mouse wheel): the wheel does the same on a computer.
+      h(
+        'span',
+        { class: 'zoom' },
+        h(
+          'button',
+          { type: 'button', class: 'ghost', id: 'zoom-in', 'aria-label': 'zoom in', onclick: () => zoom(1.5) },
+          '+',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'ghost', id: 'zoom-out', 'aria-label': 'zoom out', onclick: () => zoom(1 / 1.5) },
+          '−',
+        ),
+      ),
       find,
       ids,
       h('span', { class: 'muted', id: 'graph-counts' }, `${toolsShown} · ${m} edges · layout ${data.layout}`),
@@ -355,6 +370,8 @@
     const SPREAD_TOP = 60;
     /** On a large graph, these most central tools are named even over a less central tool's disc. */
     const LABEL_TOP = 10;
+    /** At most this many neighbours of the selected tool are named right after it, where they fit. */
+    const LABEL_NEAR = 12;
 
     function project() {
       const key = `${width}|${height}|${state.zoom}`;
@@ -432,23 +449,37 @@
     const boxesMeet = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
     /**
-     * Names the tools, most central first (the selected one before all): each label goes right of its tool, else
-     * left, above, below or at a corner, where it stays on the canvas and covers no label and no other tool; one
-     * that fits nowhere is left out (the tool is still drawn, and a click names it).
+     * Names the tools: the selected one always (found by name or clicked), then its neighbours, then the rest most
+     * central first. Each label goes right of its tool, else left, above, below or at a corner, where it stays on
+     * the canvas and covers no label and no other tool; one that fits nowhere is left out (the tool is still drawn,
+     * and a click names it), except the selected tool's, put over other tools' discs if need be.
      */
     function drawLabels(ctx) {
       ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = '#1d2125';
       ctx.textBaseline = 'top';
       const boxes = [];
-      // Tools come most central first: on a large graph the first few hundred are tried, in that order.
+      const sel = state.selected;
+      // The selected tool's neighbours on the edges shown, most central first.
+      const near = new Set();
+      if (sel >= 0)
+        for (const e of visible) {
+          const a = data.edges.from[e];
+          const b = data.edges.to[e];
+          if (a === sel && b !== sel) near.add(b);
+          else if (b === sel && a !== sel) near.add(a);
+        }
+      const first = sel >= 0 ? [sel, ...[...near].sort((a, b) => a - b).slice(0, LABEL_NEAR)] : [];
+      const firsts = new Set(first);
+      // Then most central first: on a large graph the first few hundred are tried, in that order.
       const tried = Math.min(n, 400);
-      const order = state.selected >= 0 ? [state.selected] : [];
-      for (let i = 0; i < tried; i += 1) if (i !== state.selected) order.push(i);
+      const order = [...first];
+      for (let i = 0; i < tried; i += 1) if (!firsts.has(i)) order.push(i);
       const checkDiscs = n <= 2000;
       for (const i of order) {
-        // Above SPREAD_MAX tools the centre is crowded: the most central are named over less central discs.
-        const discs = n > SPREAD_MAX && i < LABEL_TOP ? LABEL_TOP : n;
+        // Above SPREAD_MAX tools the centre is crowded: the most central, the selected tool and its neighbours are
+        // named over less central discs.
+        const discs = n > SPREAD_MAX && (i < LABEL_TOP || firsts.has(i)) ? LABEL_TOP : n;
         if (!Number.isFinite(px[i] + py[i])) continue;
         const text = data.nodes.id[i];
         const w = Math.ceil(ctx.measureText(text).width);
@@ -473,18 +504,31 @@
               { x: px[i] - r - 3 - w, y: py[i] - hh / 2 - k * hh },
               { x: px[i] - r - 3 - w, y: py[i] - hh / 2 + k * hh },
             );
+        const inside = (b) => b.x >= 1 && b.y >= 1 && b.x + b.w <= width - 1 && b.y + b.h <= height - 1;
+        let placed = null;
         for (const spot of spots) {
           const b = { x: spot.x, y: spot.y, w, h: hh };
-          if (b.x < 1 || b.y < 1 || b.x + b.w > width - 1 || b.y + b.h > height - 1) continue;
+          if (!inside(b)) continue;
           if (boxes.some((o) => boxesMeet(o, b))) continue;
           let covers = false;
           if (checkDiscs)
             for (let j = 0; j < discs && !covers; j += 1) if (j !== i && discMeetsBox(j, b)) covers = true;
           if (covers) continue;
-          ctx.fillText(text, b.x, b.y + 1);
-          boxes.push({ id: text, ...b });
+          placed = b;
           break;
         }
+        // The selected tool is named wherever it is on the canvas: over other discs, else pushed inside the canvas.
+        if (placed === null && i === sel && px[i] >= 0 && py[i] >= 0 && px[i] <= width && py[i] <= height) {
+          placed = spots.map((spot) => ({ x: spot.x, y: spot.y, w, h: hh })).find(inside) ?? {
+            x: Math.max(1, Math.min(spots[0].x, width - 1 - w)),
+            y: Math.max(1, Math.min(spots[0].y, height - 1 - hh)),
+            w,
+            h: hh,
+          };
+        }
+        if (placed === null) continue;
+        ctx.fillText(text, placed.x, placed.y + 1);
+        boxes.push({ id: text, ...placed });
       }
       ctx.textBaseline = 'alphabetic';
       return boxes;
@@ -576,8 +620,8 @@
       // Not every tool could be named: say how to name the rest.
       labelNote.textContent =
         labels.length < drawnNodes
-          ? `${labels.length} of ${drawnNodes} tools are named here: zoom in (mouse wheel) to name more, ` +
-            'or type a name in the find box'
+          ? `${labels.length} of ${drawnNodes} tools are named here: zoom in (+ above the graph, or the mouse wheel) ` +
+            'to name more, or type a tool in the find box (or click it) to name it and its neighbours'
           : '';
       document.getElementById('graph-counts').textContent =
         `${toolsShown} · ${shown} of ${m} edges shown · layout ${data.layout}`;
@@ -751,12 +795,15 @@
       const edge = edgeAt(x, y);
       if (edge >= 0) selectEdge(edge);
     });
+    function zoom(by) {
+      state.zoom = Math.max(0.3, Math.min(30, state.zoom * by));
+      draw();
+    }
     canvas.addEventListener(
       'wheel',
       (e) => {
         e.preventDefault();
-        state.zoom = Math.max(0.3, Math.min(30, state.zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
-        draw();
+        zoom(e.deltaY < 0 ? 1.15 : 1 / 1.15);
       },
       { passive: false },
     );
