@@ -234,7 +234,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         path === '/mcp'
           ? 'missing or wrong bearer token'
           : 'missing or wrong bearer token: open the dashboard at the address credence serve printed, ' +
-              'ending in #token=<token>, or send Authorization: Bearer <token>',
+              "ending in #token=<token>, with the server's token in place of <token>; " +
+              'or send Authorization: Bearer <token>',
         { 'www-authenticate': 'Bearer' },
       );
     if (path === '/mcp') {

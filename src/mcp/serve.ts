@@ -247,10 +247,13 @@ export async function serve(credence: Credence, config: ServeConfig, io: ServeIO
       });
       log(`MCP (Streamable HTTP) at ${http.url}${config.token === undefined ? '' : ' (bearer token required)'}`);
       const dashboardUrl = dashboard === undefined ? undefined : http.url.replace(/\/mcp$/, '/');
+      // With a token, the address to open, as the 401 messages name it (ending in #token=<token>).
       if (dashboardUrl !== undefined)
         log(
           `dashboard at ${dashboardUrl}` +
-            `${config.token === undefined ? ' (read-only)' : ' (add #token=<your token> to the address)'}`,
+            (config.token === undefined
+              ? ' (read-only)'
+              : ` (token required: open ${dashboardUrl}#token=<token>, with the server's token in place of <token>)`),
         );
       io.ready?.({ url: http.url, ...(dashboardUrl === undefined ? {} : { dashboard: dashboardUrl }) });
       // Listening: what the dashboard's first /api/ask reads is built now, not when it is asked (issue 20).

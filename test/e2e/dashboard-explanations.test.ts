@@ -33,6 +33,8 @@ if (executablePath === undefined) {
   const db = join(dir, 'credence.db');
   const env = { ...process.env, CREDENCE_DB: '', CREDENCE_NOW: '', CREDENCE_SCOPE: '', CREDENCE_TOKEN: '', HOME: dir };
   const servers: ChildProcess[] = [];
+  /** What each server wrote to stderr, by its dashboard address. */
+  const printed = new Map<string, string>();
   let base = '';
   let browser: Browser;
   const problems: string[] = [];
@@ -44,7 +46,13 @@ if (executablePath === undefined) {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     servers.push(server);
-    return dashboardAddress(server);
+    let text = '';
+    server.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    const address = await dashboardAddress(server);
+    printed.set(address, text);
+    return address;
   };
   const open = async (path: string, size = { width: 1280, height: 800 }, at = base): Promise<Page> => {
     const page = await browser.newPage({ viewport: size });
@@ -105,10 +113,22 @@ if (executablePath === undefined) {
   });
 
   it('without the token, says to open the address serve printed with #token=', async () => {
+    // Review C item 10: the messages named an address ending in #token= that serve never printed.
+    const line =
+      printed
+        .get(base)
+        ?.split('\n')
+        .find((l) => l.includes('dashboard at')) ?? '';
+    const placeholder = "#token=<token>, with the server's token in place of <token>";
+    expect(line).toBe(`credence: dashboard at ${base}/ (token required: open ${base}/${placeholder})`);
+    const api = await fetch(`${base}/api/graph`);
+    expect(api.status).toBe(401);
+    const refusal = ((await api.json()) as { error: { message: string } }).error.message;
+    expect(refusal).toContain(`the address credence serve printed, ending in ${placeholder}`);
     const page = await open('/graph');
     await marker(page, 'error');
     const text = await page.locator('main .error').textContent();
-    expect(text).toContain('#token=');
+    expect(text).toContain(`open the address credence serve printed, ending in ${placeholder}`);
     expect(text).toContain('the page keeps the token for this tab');
     await page.screenshot({ path: join(shots, 'explain-no-token.png') });
     await page.close();

@@ -102,9 +102,10 @@
       throw new Error(
         token
           ? "The token this tab holds is not the server's (401): open the address credence serve printed, " +
-              'ending in #token=…, to give it the right one.'
+              "ending in #token=<token>, with the server's token in place of <token>, to give it the right one."
           : "This dashboard needs the server's token (401): open the address credence serve printed, " +
-              'ending in #token=…; the page keeps the token for this tab.',
+              "ending in #token=<token>, with the server's token in place of <token>; " +
+              'the page keeps the token for this tab.',
       );
     }
     if (!res.ok) throw new Error(body.error ? body.error.message : `HTTP ${res.status}`);
