@@ -63,8 +63,8 @@ export function readOnlyStore<S extends Store>(store: S): S {
         safe = Object.hasOwn(SIDE_WRITES, name)
           ? async () => SIDE_WRITES[name]
           : (...args: unknown[]) => {
-              // Workflows built from the runs when a scope has none (a store from before them): not kept here.
-              if (name === 'rebuildWorkflows' && (args[2] as { ifEmpty?: boolean } | undefined)?.ifEmpty === true)
+              // Workflows built from the runs when a scope is not marked built (an upgraded store): not kept here.
+              if (name === 'rebuildWorkflows' && (args[2] as { ifPending?: boolean } | undefined)?.ifPending === true)
                 return Promise.resolve(false);
               try {
                 const result = method.apply(target, args);

@@ -1137,22 +1137,27 @@ export function runStoreContract(options: StoreContractOptions): void {
         ]);
       });
 
-      test('workflows rebuild from the executions, oldest first; ifEmpty leaves a scope that has some', async () => {
+      test('workflows rebuild from the executions, oldest first; ifPending only a scope not marked built', async () => {
         const store = await fresh();
         const calls = [sessionCall('search', 0), sessionCall('fetch', 1, { status: 'failure' })];
         await store.insertExecution('p', { id: 'e2', intent: 'find b', startedAt: T0 + 1, calls });
         await store.insertExecution('p', { id: 'e1', intent: 'find a', startedAt: T0, calls });
         await store.insertExecution('p', { id: 'e3', intent: 'nothing run', startedAt: T0, calls: [] });
         await store.insertExecution('q', { id: 'e4', intent: 'elsewhere', startedAt: T0, calls });
-        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifEmpty: true })).toBe(true);
+        // As an older server leaves an upgraded store: one run merged into workflows that were never built.
+        const one = workflowOfRun({ id: 'e2', intent: 'find b', startedAt: T0 + 1, calls });
+        await store.mergeWorkflows('p', one === undefined ? [] : [one]);
+        expect((await store.listWorkflows('p')).map((w) => w.runs)).toEqual([1]);
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifPending: true })).toBe(true);
         const rebuilt = await store.listWorkflows('p');
         expect(rebuilt.map((w) => [w.key, w.runs, w.successes, w.intents, w.firstSeen, w.lastSeen])).toEqual([
           ['search>fetch', 2, 0, ['find b', 'find a'], T0, T0 + 1],
         ]);
-        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifEmpty: true })).toBe(false);
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifPending: true })).toBe(false);
+        expect(await store.rebuildWorkflows('q', workflowOfRun, { ifPending: true })).toBe(true);
         expect(await store.rebuildWorkflows('p', workflowOfRun)).toBe(true);
         expect(await store.listWorkflows('p')).toEqual(rebuilt);
-        expect(await store.listWorkflows('q')).toEqual([]);
+        expect((await store.listWorkflows('q')).map((w) => w.runs)).toEqual([1]);
       });
     });
 

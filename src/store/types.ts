@@ -529,9 +529,10 @@ export interface WorkflowStore {
   listWorkflows(scope: string, options?: { limit?: number }): Promise<WorkflowRecord[]>;
   /**
    * Rebuilds the scope's workflows from its executions in one transaction (each as stored, through `workflow`,
-   * oldest first); with `ifEmpty`, only when the scope has no workflow yet (an upgraded store). True when rebuilt.
+   * oldest first), and marks the scope built; with `ifPending`, only when it has no mark yet (an upgraded store, a
+   * restored dump), whatever its workflows table holds. True when rebuilt.
    */
-  rebuildWorkflows(scope: string, workflow: WorkflowOf, options?: { ifEmpty?: boolean }): Promise<boolean>;
+  rebuildWorkflows(scope: string, workflow: WorkflowOf, options?: { ifPending?: boolean }): Promise<boolean>;
   /** Deletes every workflow of the scope; returns how many there were. */
   deleteWorkflows(scope: string): Promise<number>;
 }

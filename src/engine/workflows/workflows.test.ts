@@ -8,7 +8,9 @@ import { workflowConfidence } from '../../core/experience/workflow-confidence.js
 import { engineStore, openCredence, type Credence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { restoreDump, writeDump } from '../../store/dump.js';
+import { workflowOf } from './workflows.js';
 import type { CallInput } from '../../core/types.js';
+import type { ExecutionRecord } from '../../store/types.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 const open = (): Promise<Credence> =>
@@ -161,11 +163,56 @@ describe('workflows counted under the old quality rule', () => {
       await first.close();
       // As an older Credence left it: the run counted a success, the schema at 18.
       const raw = new Database(path);
-      raw.exec('UPDATE workflows SET successes = runs');
+      raw.exec('UPDATE workflows SET successes = runs; DROP TABLE workflow_builds');
       raw.pragma('user_version = 18');
       raw.close();
       const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
       expect((await again.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Walk 11, item 1: migration 19 emptied the workflows and they were rebuilt only while the table stayed empty. An
+// older server still running (the MCP server of an open session) recorded one run into the emptied table, the scope
+// looked built, and its earlier runs were gone from its workflows for good. The rebuild now follows a mark per scope.
+describe('workflows an older server wrote into after the upgrade emptied them', () => {
+  it('are built again from every stored execution, not only the run written meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-wf22-'));
+    try {
+      const path = join(dir, 'hit.db');
+      const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      for (const [i, intent] of ['find Nolan films', 'find Gerwig films', 'find Lee films'].entries())
+        await first.recordExecution(person(intent, T0 + i));
+      await first.recordExecution({ intent: 'lint', startedAt: T0 + 5, calls: [call('lint')] });
+      await first.close();
+      // As an upgrade under a running older server left it: migration 19 emptied the workflows (schema 21, no
+      // mark), then the old server recorded a run of its own and merged it, the old way, into the empty table.
+      const raw = new Database(path);
+      raw.exec('DELETE FROM workflows; DROP TABLE workflow_builds');
+      raw.pragma('user_version = 21');
+      raw.close();
+      const oldServer = openSqliteStore({ path });
+      const recorded: ExecutionRecord = {
+        id: 'old-run',
+        intent: 'find Bigelow films',
+        startedAt: T0 + 9,
+        calls: [
+          { tool: 'SearchPeople', status: 'success', retries: 0, consumes: [] },
+          { tool: 'GetPersonMovieCredit', status: 'success', retries: 0, consumes: [0] },
+        ],
+      };
+      await oldServer.insertExecution('p', recorded);
+      const merge = workflowOf(recorded);
+      await oldServer.mergeWorkflows('p', merge === undefined ? [] : [merge]);
+      await oldServer.close();
+      const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 + 10 });
+      expect((await again.workflows()).map((w) => [w.tools, w.runs]).sort()).toEqual([
+        [['SearchPeople', 'GetPersonMovieCredit'], 4],
+        [['lint'], 1],
+      ]);
       await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -105,16 +105,17 @@ export const workflowMove: WorkflowMove = (before, after, execution) => {
 const ready = new WeakMap<WorkflowStore, Set<string>>();
 
 /**
- * Makes sure the scope's workflows hold its executions: when it has none yet (a store from before workflows, or
- * a restored older dump), they are rebuilt from the executions in one transaction (idempotent). Checked once per
- * store and scope in a process.
+ * Makes sure the scope's workflows hold its executions: when the store has not marked them built from the
+ * executions (a store from before the mark, emptied by migration 19 and maybe written since by an older server
+ * that merged a run or two; a restored dump), they are rebuilt from the executions in one transaction
+ * (idempotent). Whether the table is empty says nothing: an old server's one run made it look built. Checked once
+ * per store and scope in a process.
  */
 export async function ensureWorkflows(store: WorkflowStore, scope: string): Promise<void> {
   let scopes = ready.get(store);
   if (scopes === undefined) ready.set(store, (scopes = new Set()));
   if (scopes.has(scope)) return;
-  if ((await store.listWorkflows(scope, { limit: 1 })).length === 0)
-    await store.rebuildWorkflows(scope, workflowOf, { ifEmpty: true });
+  await store.rebuildWorkflows(scope, workflowOf, { ifPending: true });
   scopes.add(scope);
 }
 

@@ -1111,16 +1111,21 @@ export class PgStore implements Store {
     });
   }
 
-  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifEmpty?: boolean } = {}): Promise<boolean> {
+  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifPending?: boolean } = {}): Promise<boolean> {
+    const built = async (on: Queryable): Promise<boolean> =>
+      (await this.#rows('SELECT 1 FROM workflow_builds WHERE scope = $1', [scope], on)).length > 0;
+    // Read first: a built scope (the usual case) takes no transaction.
+    if (options.ifPending === true && (await built(this.#pool))) return false;
     return this.#tx(async (c) => {
-      // One rebuilder per scope at a time; the others wait here, then (ifEmpty) find the work done.
+      // One rebuilder per scope at a time; the others wait here, then (ifPending) find the work done.
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:workflows:${scope}`]);
-      if (
-        options.ifEmpty === true &&
-        (await this.#rows('SELECT 1 FROM workflows WHERE scope = $1 LIMIT 1', [scope], c)).length > 0
-      )
-        return false;
+      if (options.ifPending === true && (await built(c))) return false;
       await c.query('DELETE FROM workflows WHERE scope = $1', [scope]);
+      await c.query(
+        'INSERT INTO workflow_builds (scope, schema_version) VALUES ($1, $2) ' +
+          'ON CONFLICT (scope) DO UPDATE SET schema_version = EXCLUDED.schema_version',
+        [scope, PG_LATEST_SCHEMA_VERSION],
+      );
       const executions = await this.#listExecutions(scope, undefined, c);
       await this.#mergeWorkflows(
         c,

@@ -639,6 +639,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX IF NOT EXISTS forgotten_name ON forgotten (scope, kind, name);
     `,
   },
+  {
+    version: 22,
+    description:
+      'the scopes whose learned workflows were built from their executions (a mark per scope): a scope ' +
+      'without one is built again at first use, whatever its workflows table holds (after migration 19 ' +
+      'emptied it, a run recorded by an older server still running made a scope look built, and its earlier ' +
+      'runs were lost from its workflows)',
+    sql: `
+      CREATE TABLE IF NOT EXISTS workflow_builds (
+        scope TEXT NOT NULL PRIMARY KEY,
+        schema_version INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

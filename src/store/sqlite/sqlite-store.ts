@@ -1090,11 +1090,17 @@ export class SqliteStore implements Store {
     });
   }
 
-  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifEmpty?: boolean } = {}): Promise<boolean> {
+  async rebuildWorkflows(scope: string, workflow: WorkflowOf, options: { ifPending?: boolean } = {}): Promise<boolean> {
+    const built = (): boolean => this.#stmt('SELECT 1 FROM workflow_builds WHERE scope = ?').get(scope) !== undefined;
+    // Read first: a built scope (the usual case) takes no write lock.
+    if (options.ifPending === true && built()) return false;
     return this.#write(() => {
-      if (options.ifEmpty === true && this.#stmt('SELECT 1 FROM workflows WHERE scope = ? LIMIT 1').get(scope))
-        return false;
+      if (options.ifPending === true && built()) return false;
       this.#stmt('DELETE FROM workflows WHERE scope = ?').run(scope);
+      this.#stmt('INSERT OR REPLACE INTO workflow_builds (scope, schema_version) VALUES (?, ?)').run(
+        scope,
+        LATEST_SCHEMA_VERSION,
+      );
       const executions = this.#listExecutionsNow(scope, -1);
       this.#mergeWorkflows(
         scope,
