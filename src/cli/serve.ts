@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { withCredence, type CommandContext } from './context.js';
 import { storeHookFiles } from '../platform/hook-spool.js';
+import { staleInstallError } from '../platform/stale-install.js';
 
 interface ServeFlags {
   stdio?: boolean;
@@ -138,6 +139,10 @@ export function registerServe(program: Command, context: () => CommandContext): 
         token: '--token or CREDENCE_TOKEN',
         autoExecuteThreshold: '--auto-execute-threshold',
       });
+      // A store of a newer schema refused by the MCP server .mcp.json runs: an older init's, left by an upgrade.
+      const stale = (error: unknown): never => {
+        throw config.mode === 'stdio' ? staleInstallError(error, 'MCP server') : error;
+      };
       await withCredence(ctx, (credence) => {
         const refusal = credence.readOnlyRefusal();
         if (refusal !== undefined)
@@ -153,6 +158,6 @@ export function registerServe(program: Command, context: () => CommandContext): 
           env: ctx.io.env,
           cwd: ctx.io.cwd,
         });
-      });
+      }).catch(stale);
     });
 }

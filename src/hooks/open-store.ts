@@ -2,8 +2,10 @@
  * @module hooks/open-store
  * The one way a hook opens the store: the team's PostgreSQL server when CREDENCE_DATABASE_URL names
  * one (its driver loaded only then), given 2 s to connect, else the SQLite file with the hooks' short busy
- * timeout. Kept small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver.
+ * timeout. Kept small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver. A store
+ * of a newer schema is refused naming this hook's binary and `init --claude-code` (platform/stale-install).
  */
+import { staleInstallError } from '../platform/stale-install.js';
 import { databaseUrl } from '../platform/store-location.js';
 import { openTeamStore } from '../store/open/open-store.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -21,6 +23,15 @@ export async function openHookStore(
   env: NodeJS.ProcessEnv,
   options: { read?: boolean } = {},
 ): Promise<Store> {
+  try {
+    return await open(db, env, options);
+  } catch (error) {
+    // A store of a newer schema: most likely this hook is an older init's, left behind by an upgrade.
+    throw staleInstallError(error, 'hook');
+  }
+}
+
+async function open(db: string, env: NodeJS.ProcessEnv, options: { read?: boolean }): Promise<Store> {
   const url = databaseUrl({}, env);
   if (options.read === true) {
     if (url !== undefined)
