@@ -20,7 +20,7 @@ import { defaultDbPath } from '../platform/paths.js';
 import { forgetSpooledSession } from '../platform/hook-spool.js';
 import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
-import { openStore, schemaOnOpening } from '../store/open/open-store.js';
+import { NEWEST_SCHEMA_VERSION, openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
 import { heldStore } from '../store/shared.js';
 import type { ExecutionInput } from '../core/types.js';
@@ -521,10 +521,14 @@ export class Credence {
    * creates no database; the header it returns is {@link restore}'s `checked` (store/dump). `into`: the kind of
    * store it is for. A SQLite store is created at the newest schema on opening, so a dump of a newer one is refused
    * here (SCHEMA_TOO_NEW) and leaves no file; a PostgreSQL server's version is known once connected (checked then).
+   * A dump newer than any schema this Credence knows is refused so whatever the store, before its tables are read.
    */
   static checkDump(lines: AsyncIterable<string>, options: { into?: Store['kind'] } = {}): Promise<DumpHeader> {
     const newestSchema = options.into === undefined ? undefined : schemaOnOpening(options.into);
-    return checkDump(lines, newestSchema === undefined ? {} : { newestSchema });
+    return checkDump(lines, {
+      knownSchema: NEWEST_SCHEMA_VERSION,
+      ...(newestSchema === undefined ? {} : { newestSchema }),
+    });
   }
 
   /** The whole store (every scope) as dump lines given to `write` (store/dump). */

@@ -75,6 +75,17 @@ async function everyRow(store: Store): Promise<Record<string, DumpRow[]>> {
   return all;
 }
 
+/** The CredenceError `fn` throws, message and all. */
+async function caught(fn: () => Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await fn();
+  } catch (error) {
+    if (isCredenceError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a CredenceError');
+}
+
 async function failure(fn: () => Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
   try {
     await fn();
@@ -240,6 +251,40 @@ describe('dump files', () => {
       'SCHEMA_TOO_NEW',
     );
     expect(await isEmpty(target)).toBe(true);
+  });
+
+  // Walk 11, item 3: the header's tables were checked strictly first, so a newer dump holding a table this Credence
+  // does not know read as a damaged file ("bad dump header: tables: unknown field …"), not as a newer schema.
+  it('from a newer schema are refused by that, even with a table or field this one does not know', async () => {
+    const text = await dumpText(await sample());
+    const [head, ...rest] = text.split('\n');
+    const header = JSON.parse(head ?? '');
+    const newer = JSON.stringify({
+      ...header,
+      schemaVersion: LATEST_SCHEMA_VERSION + 1,
+      tables: { ...header.tables, newtable: 0 },
+      newfield: true,
+    });
+    const file = linesOf([newer, ...rest].join('\n'));
+    const target = fresh();
+    const refused = await caught(() => restoreDump(target, file));
+    expect(refused.code).toBe('SCHEMA_TOO_NEW');
+    expect(refused.message).toBe(
+      `the dump has schema version ${LATEST_SCHEMA_VERSION + 1}, newer than this store's ` +
+        `(${LATEST_SCHEMA_VERSION}); restore it with a newer Credence`,
+    );
+    expect(await isEmpty(target)).toBe(true);
+    // Checked before any store is opened: against the newest schema this Credence knows.
+    const known = await caught(() => checkDump(file(), { knownSchema: LATEST_SCHEMA_VERSION }));
+    expect(known.code).toBe('SCHEMA_TOO_NEW');
+    expect(known.message).toContain(`newer than this Credence knows (${LATEST_SCHEMA_VERSION})`);
+    // The same table in a dump of this schema is still a bad header.
+    const same = JSON.stringify({ ...header, tables: { ...header.tables, newtable: 0 } });
+    const bad = await caught(() =>
+      checkDump(linesOf([same, ...rest].join('\n'))(), { knownSchema: LATEST_SCHEMA_VERSION }),
+    );
+    expect(bad.code).toBe('INVALID_INPUT');
+    expect(bad.message).toContain('bad dump header: tables: unknown field newtable');
   });
 
   it('that end early (fewer rows than the header counts) are refused', async () => {

@@ -186,8 +186,17 @@ interface BodyLine {
   row: DumpRow;
 }
 
+/** The newest schema a dump may have: the store's (`newestSchema`), else the newest this Credence knows. */
+interface SchemaCeiling {
+  newestSchema?: number;
+  knownSchema?: number;
+}
+
 /** The header and then every row of a dump, each checked; throws at the first bad line. */
-async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeader | BodyLine> {
+async function* readDump(
+  lines: AsyncIterable<string>,
+  ceiling: SchemaCeiling = {},
+): AsyncGenerator<DumpHeader | BodyLine> {
   let n = 0;
   let header: DumpHeader | undefined;
   for await (const text of lines) {
@@ -201,7 +210,7 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
       throw lineError(n, `malformed JSON (${(error as Error).message})`);
     }
     if (header === undefined) {
-      header = parseHeader(n, value);
+      header = parseHeader(n, value, ceiling);
       yield header;
       continue;
     }
@@ -214,7 +223,11 @@ async function* readDump(lines: AsyncIterable<string>): AsyncGenerator<DumpHeade
   if (header === undefined) throw lineError(Math.max(1, n), 'the file is empty: a dump starts with its header line');
 }
 
-function parseHeader(line: number, value: unknown): DumpHeader {
+/**
+ * The header, checked. Its schema version is read first and a newer one refused by it (SCHEMA_TOO_NEW), before the
+ * strict checks: a newer Credence's dump may hold a table or a field this one does not know, which is no damage.
+ */
+function parseHeader(line: number, value: unknown, ceiling: SchemaCeiling): DumpHeader {
   const format = (value as { format?: unknown } | null)?.format;
   if (format !== DUMP_FORMAT) {
     throw lineError(
@@ -222,6 +235,11 @@ function parseHeader(line: number, value: unknown): DumpHeader {
       `not a Credence dump: the first line must be a header with "format": "${DUMP_FORMAT}", ` +
         `got ${JSON.stringify(format ?? null)}`,
     );
+  }
+  const schema = (value as { schemaVersion?: unknown }).schemaVersion;
+  if (typeof schema === 'number' && Number.isInteger(schema)) {
+    if (ceiling.newestSchema !== undefined) refuseNewer(schema, ceiling.newestSchema, "this store's");
+    if (ceiling.knownSchema !== undefined) refuseNewer(schema, ceiling.knownSchema, 'this Credence knows');
   }
   const version = (value as { version?: unknown }).version;
   if (version !== DUMP_VERSION) {
@@ -239,20 +257,17 @@ function parseHeader(line: number, value: unknown): DumpHeader {
  * Reads a whole dump without writing anything: the header, and every row checked against its
  * table, the tables in `DUMP_TABLES` order, the counts equal to the header's (a truncated file
  * fails here). Throws INVALID_INPUT naming the line; with `newestSchema` (the schema version of
- * the store it is for), SCHEMA_TOO_NEW at a header of a newer schema, before the rows are read.
+ * the store it is for) or `knownSchema` (the newest this Credence knows, when the store's is not known yet),
+ * SCHEMA_TOO_NEW at a header of a newer schema, before anything else of the header is checked.
  */
-export async function checkDump(
-  lines: AsyncIterable<string>,
-  options: { newestSchema?: number } = {},
-): Promise<DumpHeader> {
+export async function checkDump(lines: AsyncIterable<string>, options: SchemaCeiling = {}): Promise<DumpHeader> {
   let header: DumpHeader | undefined;
   const seen = zeroCounts();
   let at = -1;
   let last = 0;
-  for await (const item of readDump(lines)) {
+  for await (const item of readDump(lines, options)) {
     if (!('table' in item)) {
       header = item;
-      if (options.newestSchema !== undefined) refuseNewer(header, options.newestSchema);
       continue;
     }
     last = item.line;
@@ -285,14 +300,13 @@ export async function checkDump(
 /** The schema version from which a dump's workflows are counted with a failed call worth nothing (migration 19). */
 const WORKFLOWS_RECOUNTED_AT = 19;
 
-/** SCHEMA_TOO_NEW when the dump's schema is newer than `schemaVersion`, the store's. */
-function refuseNewer(header: DumpHeader, schemaVersion: number): void {
-  if (header.schemaVersion <= schemaVersion) return;
+/** SCHEMA_TOO_NEW when the dump's schema is newer than `schemaVersion`: the store's, or the newest known. */
+function refuseNewer(dump: number, schemaVersion: number, whose: "this store's" | 'this Credence knows'): void {
+  if (dump <= schemaVersion) return;
   throw new CredenceError(
     'SCHEMA_TOO_NEW',
-    `the dump has schema version ${header.schemaVersion}, newer than this store's (${schemaVersion}); ` +
-      'restore it with a newer Credence',
-    { details: { dump: header.schemaVersion, store: schemaVersion } },
+    `the dump has schema version ${dump}, newer than ${whose} (${schemaVersion}); restore it with a newer Credence`,
+    { details: { dump, store: schemaVersion } },
   );
 }
 
@@ -318,8 +332,9 @@ export async function restoreDump(
     checked?: DumpHeader;
   } = {},
 ): Promise<RestoreReport> {
-  const header = options.checked ?? (await checkDump(open()));
-  refuseNewer(header, await store.schemaVersion());
+  const schemaVersion = await store.schemaVersion();
+  const header = options.checked ?? (await checkDump(open(), { newestSchema: schemaVersion }));
+  refuseNewer(header.schemaVersion, schemaVersion, "this store's");
   const before = await dumpCounts(store);
   if (total(before) > 0) {
     throw new CredenceError(

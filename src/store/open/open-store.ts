@@ -15,6 +15,9 @@ export type { OpenStoreOptions };
 
 const given = (value: string | undefined): value is string => value !== undefined && value !== '';
 
+/** The newest schema version this Credence knows, of either store (their migrations are numbered alike). */
+export const NEWEST_SCHEMA_VERSION = LATEST_SCHEMA_VERSION;
+
 /**
  * The schema version a store of `kind` has once opened, when it is known before opening: a SQLite store is created
  * (or migrated) to the newest schema; a PostgreSQL server's version is known once connected (undefined).
