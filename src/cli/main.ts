@@ -6,6 +6,7 @@
 import { writeSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { isCredenceError, isStoreBusy, storeBusyError } from '../core/errors.js';
+import { SCHEMA_VERSION } from '../core/schema.js';
 import {
   makeContext,
   READ_ONLY_COMMANDS,
@@ -63,14 +64,15 @@ export function buildProgram(io: CliIO): { program: Command; context: () => Comm
     .option('--now <iso>', 'the current time, for reproducible results (default: $CREDENCE_NOW or the clock)')
     .option('--json', 'print data as JSON')
     .option('--format <format>', 'output format: text or json (recall: context or json)')
-    .option('-V, --version', 'print the version of credence and exit')
+    .option('-V, --version', "print credence's version and schema, and exit")
     .showHelpAfterError()
     .exitOverride()
     .configureOutput(output(io));
   // As commander's own .version() does, but package.json is read only when the version is asked for.
   program.on('option:version', () => {
     const version = packageVersion();
-    io.stdout(`${version}\n`);
+    // The schema too: the package's version does not change from one schema to the next.
+    io.stdout(`${version} (schema ${SCHEMA_VERSION})\n`);
     throw new CommanderError(EXIT.ok, 'commander.version', version);
   });
   // The command that runs: one that only reads refuses a named store that does not exist (cli/context).

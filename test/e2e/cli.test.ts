@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { PG_LATEST_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-cli-'));
@@ -53,15 +54,18 @@ describe('the credence binary', () => {
     expect(JSON.parse(r.stdout).now).toBe('2026-02-02T06:00:00.000Z');
   });
 
-  it("prints the package's version for --version and -V, and help names the flag", () => {
+  // Walk 11, item 4: the package's version stayed 0.1.0 from schema 16 to 21, so it told a user nothing of which
+  // Credence a hook or a teammate runs; the schema version it writes is printed beside it (both stores alike).
+  it("prints the package's version and the schema it writes for --version and -V, and help names the flag", () => {
     const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(PG_LATEST_SCHEMA_VERSION).toBe(LATEST_SCHEMA_VERSION);
     for (const flag of ['--version', '-V']) {
       const r = credence([flag]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toBe(`${manifest.version}\n`);
+      expect(r.stdout).toBe(`${manifest.version} (schema ${LATEST_SCHEMA_VERSION})\n`);
     }
     const help = credence(['help']);
-    expect(help.stdout).toMatch(/-V, --version +print the version of credence/);
+    expect(help.stdout).toMatch(/-V, --version +print credence's version and schema, and exit/);
   });
 
   it('exits 2 with usage on an unknown command', () => {

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/core/schema.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -183,7 +184,8 @@ describe('the npm package (issue 17)', () => {
     const version = npx(['--version']);
     expect(version.status, shown(version)).toBe(0);
     expect(version.stdout).toBe(
-      `${(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+      `${(JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version} ` +
+        `(schema ${SCHEMA_VERSION})\n`,
     );
     const status = npx(['status']);
     expect(status.status, shown(status)).toBe(0);
