@@ -146,6 +146,28 @@ describe('mergeHookSettings', () => {
     expect(hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: INSTALL_DEFAULTS.command, timeout: 10 }] }]);
   });
 
+  // Walk 11, item 5: init run again (as after an upgrade) put back Credence's timeouts over the user's and dropped a
+  // matcher the user set on Credence's own group, while the docs promised that running it again changes nothing.
+  it("keeps the timeout and matcher a user set on Credence's own entries; only the command is rewritten", () => {
+    const first = parse(mergeHookSettings(undefined).text);
+    first.hooks.SessionStart[0].hooks[0].timeout = 30;
+    first.hooks.SessionStart[0].matcher = 'startup';
+    first.hooks.UserPromptSubmit[0].hooks[0].timeout = 15;
+    first.hooks.UserPromptSubmit[0].hooks[0].statusMessage = 'recalling';
+    const tuned = `${JSON.stringify(first, null, 2)}\n`;
+    const again = mergeHookSettings(tuned);
+    expect(again.change).toEqual({ added: [], updated: [], removed: [] });
+    expect(parse(again.text)).toEqual(first);
+    // An older install's command is replaced; what the user tuned stays.
+    const old = tuned.replaceAll(JSON.stringify(INSTALL_DEFAULTS.command), JSON.stringify(NODE_COMMAND));
+    const upgraded = mergeHookSettings(old);
+    expect(upgraded.change.updated).toContain('SessionStart');
+    expect(parse(upgraded.text)).toEqual(first);
+    // A timeout that is no positive number is Credence's.
+    first.hooks.Stop[0].hooks[0].timeout = 'long';
+    expect(parse(mergeHookSettings(JSON.stringify(first)).text).hooks.Stop[0].hooks[0].timeout).toBe(10);
+  });
+
   it('takes Credence entries off events it no longer uses', () => {
     const old = {
       hooks: { Notification: [{ hooks: [{ type: 'command', command: 'npx credence hook claude-code' }] }] },

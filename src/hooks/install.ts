@@ -301,6 +301,17 @@ function hookEntry(spec: HookSpec, command: string): Json {
   return { type: 'command', command, timeout: spec.timeout, ...(spec.async === true ? { async: true } : {}) };
 }
 
+/**
+ * Credence's `entry` over the one it replaces: the old entry's own fields stay (a timeout the user raised, a
+ * `statusMessage`), Credence's command, type and async go in; a timeout that is not a positive number is Credence's.
+ */
+function tunedEntry(old: unknown, entry: Json): Json {
+  if (!isObject(old)) return entry;
+  const { async: _async, ...own } = old;
+  const timeout = typeof own.timeout === 'number' && Number.isFinite(own.timeout) && own.timeout > 0;
+  return { ...own, ...entry, ...(timeout ? { timeout: own.timeout } : {}) };
+}
+
 const isCredenceEntry = (hook: unknown): boolean =>
   isObject(hook) && typeof hook.command === 'string' && isCredenceHookCommand(hook.command);
 
@@ -385,14 +396,18 @@ export function mergeHookSettings(
       change.added.push(spec.event);
       continue;
     }
+    // Only the command, its type and async are Credence's: a timeout or another field the user set is kept, and so
+    // is the matcher of a group of Credence's alone. In a group of the user's hooks under another matcher, Credence's
+    // entry moves to a group of its own. Any other Credence entry is dropped.
+    const hostHooks = (host as { hooks: unknown[] }).hooks;
+    const index = hostHooks.findIndex(isCredenceEntry);
+    const kept = tunedEntry(hostHooks[index], entry);
     let next: unknown[];
-    if (isObject(host) && Array.isArray(host.hooks) && host.matcher === matcher) {
-      // Rewrite the first Credence entry where it is; drop any others.
-      const index = host.hooks.findIndex(isCredenceEntry);
-      host.hooks[index] = entry;
-      next = dropCredenceEntries(groups, entry).groups;
+    if ((host as Json).matcher === matcher || hostHooks.every(isCredenceEntry)) {
+      hostHooks[index] = kept;
+      next = dropCredenceEntries(groups, kept).groups;
     } else {
-      next = [...dropCredenceEntries(groups).groups, newGroup];
+      next = [...dropCredenceEntries(groups).groups, { ...newGroup, hooks: [kept] }];
     }
     hooks[spec.event] = next;
     if (JSON.stringify(next) !== previous) change.updated.push(spec.event);
