@@ -102,6 +102,39 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  // Walk 11, item 6: three sessions said the same correction; `forget` of one listed all three as kept "from its
+  // prompts", matched by sentence, and following its advice (forget each by its id) deleted the others' too.
+  it("a session lists as kept only the corrections tagged with it, not another's of the same words", async () => {
+    const { credence, store } = await engine();
+    const words = 'No, use pnpm instead of npm for running tests.';
+    await store.insertExecution('p', {
+      id: 'cc-sA-1',
+      intent: words,
+      startedAt: AT,
+      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [] }],
+    });
+    const obs = (id: string, tags: string[]) => ({
+      id,
+      timestamp: AT,
+      type: 'correction' as const,
+      context: {},
+      observation: words,
+      evidence: [],
+      confidence: 0.7,
+      tags: ['hook', 'correction', 'no', 'claude-code', ...tags],
+    });
+    await store.insertObservations('p', [
+      obs('obs-a', ['session:sA']),
+      obs('obs-b', ['session:sB']),
+      obs('obs-c', ['session:sC']),
+      obs('obs-untagged', []), // from before the hooks tagged a session: found by its sentence
+    ]);
+    const result = await credence.forget('sA');
+    expect(result).toMatchObject({ kind: 'session', runsForgotten: ['cc-sA-1'] });
+    expect(result.observationsLeft).toEqual(['obs-a', 'obs-untagged']);
+    await credence.close();
+  });
+
   /** Learns a session as the hooks do (hooks/ingest): a prompt with a correction, a failed Bash call, a failed test. */
   async function learned(
     store: Store,

@@ -335,7 +335,8 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   if (turns.length > 0 || hadState) {
     await ctx.store.deleteExecutions(ctx.scope, turns);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
-    const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts);
+    const labels = new Set(sessions.map(sessionLabel));
+    const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts, labels);
     return {
       id,
       kind: 'session',
@@ -440,15 +441,23 @@ function stateIntents(state: Record<string, unknown>): string[] {
 }
 
 /**
- * The hooks' corrections (tags `hook`, `correction`) whose sentence is in one of these prompts: observations carry no
- * session, so these are the ones `forget <session>` can say it left (a correction past a prompt's first line, which
- * is all a run's intent keeps, is not found).
+ * The hooks' corrections (tags `hook`, `correction`) learned from this session's prompts, which `forget <session>`
+ * says it left: those tagged with one of its `labels` (`session:<label>`, as the hooks tag them). One tagged with
+ * another session is never its own, whatever its sentence (three sessions saying "No, use pnpm" are three
+ * corrections); an older one without a session tag is its own when its sentence is in one of these prompts (a
+ * correction past a prompt's first line, which is all a run's intent keeps, is not found).
  */
-function learnedFromPrompts(observations: readonly ObservationRecord[], prompts: readonly string[]): string[] {
+function learnedFromPrompts(
+  observations: readonly ObservationRecord[],
+  prompts: readonly string[],
+  labels: ReadonlySet<string>,
+): string[] {
   const texts = prompts.map((p) => p.trim()).filter((p) => p !== '');
   return observations
     .filter((o) => o.type === 'correction' && o.tags.includes('hook') && o.tags.includes('correction'))
     .filter((o) => {
+      const tagged = o.tags.filter((t) => t.startsWith(SESSION_TAG_PREFIX));
+      if (tagged.length > 0) return tagged.some((t) => labels.has(t.slice(SESSION_TAG_PREFIX.length)));
       const sentence = o.observation.trim();
       return sentence !== '' && texts.some((p) => p.includes(sentence) || sentence.includes(p));
     })
