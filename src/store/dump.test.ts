@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCredenceError } from '../core/errors.js';
 import { checkDump, DUMP_FORMAT, restoreDump, writeDump } from './dump.js';
@@ -285,6 +288,28 @@ describe('dump files', () => {
     );
     expect(bad.code).toBe('INVALID_INPUT');
     expect(bad.message).toContain('bad dump header: tables: unknown field newtable');
+  });
+
+  // Walk 11, item 7: a `credence backup` file given to restore was answered "line 1: malformed JSON (Unexpected token
+  // 'S', "SQLite for"...)".
+  it('that are a SQLite database (a backup) are refused as one, naming --db and copying it into place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-dump-backup-'));
+    try {
+      const path = join(dir, 'old.backup.db');
+      const store = openSqliteStore({ path });
+      await store.close();
+      const target = fresh();
+      const refused = await caught(() => restoreDump(target, linesOf(readFileSync(path, 'utf8'))));
+      expect(refused).toEqual({
+        code: 'INVALID_INPUT',
+        message:
+          'line 1: this is a SQLite database (a `credence backup` file?), not a dump: use it as a store with --db ' +
+          'FILE, or copy it into place as the store (docs/operations.md, Backing up and restoring)',
+      });
+      expect(await isEmpty(target)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('that end early (fewer rows than the header counts) are refused', async () => {

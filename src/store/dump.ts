@@ -192,6 +192,12 @@ interface SchemaCeiling {
   knownSchema?: number;
 }
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+const SQLITE_FILE =
+  'this is a SQLite database (a `credence backup` file?), not a dump: use it as a store with --db FILE, or copy ' +
+  'it into place as the store (docs/operations.md, Backing up and restoring)';
+
 /** The header and then every row of a dump, each checked; throws at the first bad line. */
 async function* readDump(
   lines: AsyncIterable<string>,
@@ -202,6 +208,8 @@ async function* readDump(
   for await (const text of lines) {
     n += 1;
     if (text.trim() === '') continue;
+    // A backup (`credence backup`) is a database file, not a dump: said so, not as malformed JSON.
+    if (n === 1 && text.startsWith(SQLITE_HEADER)) throw lineError(n, SQLITE_FILE);
     let value: unknown;
     try {
       // The first line may open with a byte order mark (a dump saved again by an editor).
