@@ -409,6 +409,44 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     expect(contradictionsOf(group, [dissent]).map((c) => c.id)).toEqual([dissent.id]);
   });
 
+  it('reads a habit ended ("stop using X", "quit X", "no more X", "X anymore") as rejecting "use X" (walk 12)', () => {
+    const rg = () => repeat('Always use rg instead of grep', 3, 'correction');
+    for (const text of [
+      'stop using rg, git grep only',
+      'stop using rg',
+      'quit using rg',
+      'quit rg, git grep only',
+      'no more rg',
+      'no rg anymore, use git grep',
+      'avoid using rg',
+      "don't use rg anymore",
+    ]) {
+      const reversal = one(text, 'correction');
+      expect(
+        contradictionsOf(rg(), [reversal]).map((c) => c.id),
+        text,
+      ).toEqual([reversal.id]);
+    }
+    // Both ways: the ended habit, once learned, is contradicted by taking it up again.
+    const ended = repeat('stop using rg, git grep only', 3, 'correction');
+    const again = one('Always use rg instead of grep', 'correction');
+    expect(contradictionsOf(ended, [again]).map((c) => c.id)).toEqual([again.id]);
+    // Paraphrases stay support: ending the other habit, keeping this one, or ending the ending.
+    for (const text of [
+      'stop using grep, use rg',
+      'no more grep, rg instead',
+      'quit grep, rg only',
+      'keep using rg',
+      "don't stop using rg",
+    ])
+      expect(contradictionsOf(rg(), [one(text, 'correction')]), text).toEqual([]);
+    expect(contradictionsOf(ended, [one('quit rg, git grep only', 'correction')])).toEqual([]);
+    // "no more than" is a bound, not a habit ended.
+    const files = repeat('Keep at most three files open in the context window', 3, 'preference');
+    const bound = one('load no more than three files into the context window', 'correction');
+    expect(contradictionsOf(files, [bound])).toEqual([]);
+  });
+
   it("does not read another group's established habit on its own subject as a contradiction", () => {
     const variables = repeat('Use camelCase for variable names', 6, 'preference');
     const scheduler = repeat('Name the scheduler module with snake_case', 4, 'preference');

@@ -294,6 +294,48 @@ function matchAt(
   return cues.get(words[k] as string)?.find((cue) => cue.every((w, j) => words[k + j] === w));
 }
 
+/** Cues that end a habit: what follows them is what was used ("stop using rg", "quit rg", "no more rg"). */
+const ENDING_CUES = new Set(['stop', 'stops', 'stopped', 'stopping', 'quit', 'quits', 'quitting']);
+
+/**
+ * A gerund of five letters as its verb ("using" → "use", "doing" → "do"): `stemWord` leaves them whole, so that
+ * "stop using rg" would not name the verb of "use rg". Longer gerunds are stemmed as they are; else undefined.
+ */
+function shortGerundBase(word: string): string | undefined {
+  if (word.length !== 5 || !word.endsWith('ing') || !/[aeiouy]/.test(word.slice(0, 2))) return undefined;
+  const base = word.slice(0, 2);
+  return /[aeiouy]$/.test(base) ? base : `${base}e`;
+}
+
+/**
+ * A clause's words with what its first negation turns down made explicit: a short gerund after it reads as its verb
+ * ("stop using rg", "avoid using rg" as "… use rg"), and after a cue that ends a habit ("stop", "quit", "no more",
+ * any negation in a clause saying "anymore") a noun reads as its use ("quit rg", "no rg anymore" as "… use rg"), so
+ * that each rejects what "use rg" prefers, as "don't use rg" does.
+ */
+function readEndings(words: string[]): string[] {
+  const anymore = words.includes('anymore') || words.some((w, k) => w === 'any' && words[k + 1] === 'more');
+  let out: string[] | undefined;
+  for (let k = 0; k < words.length; k += 1) {
+    const cue = matchAt(words, k, NEGATIONS_BY_FIRST);
+    if (cue === undefined) continue;
+    let next = k + cue.length;
+    // "no more X" ends a habit as "quit X" does; "no more than three" is a bound.
+    const noMore = cue.length === 1 && cue[0] === 'no' && words[next] === 'more' && words[next + 1] !== 'than';
+    if (noMore) next += 1;
+    while (NEGATION_FILLERS.has(words[next] as string)) next += 1;
+    const word = words[next];
+    if (word === undefined || word === 'use' || matchAt(words, next, NEGATIONS_BY_FIRST) !== undefined) break;
+    const ends = noMore || anymore || ENDING_CUES.has(cue.join(' '));
+    const base = shortGerundBase(word);
+    if (base !== undefined) (out = [...words])[next] = base;
+    else if (ends && (stemWord(word) === word || !word.endsWith('ing'))) (out = [...words]).splice(next, 0, 'use');
+    if (noMore) (out ??= [...words]).splice(k + 1, 1);
+    break;
+  }
+  return out ?? words;
+}
+
 /** Whether a word is all digits. */
 function isNumber(word: string): boolean {
   for (let i = 0; i < word.length; i += 1) {
@@ -310,7 +352,7 @@ function analyse(text: string, families: FamilyIndex): Assertion {
     .split(ARROW)
     .map((segment) =>
       segment.split(CLAUSE).map((clause) => {
-        const words = splitWords(clause);
+        const words = readEndings(splitWords(clause));
         return { words, stems: words.map(stemWord) };
       }),
     );
