@@ -447,6 +447,16 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     expect(contradictionsOf(files, [bound])).toEqual([]);
   });
 
+  it('does not read two secrets scrubbed from unrelated corrections as one subject (walk 12)', () => {
+    const staging = repeat('no, use the staging key [REDACTED:stripe-key] for this, not the prod one', 3, 'correction');
+    const token = one("no, don't use my token [REDACTED:github-token] for pushes, use the deploy key", 'correction');
+    expect(contradictionsOf(staging, [token])).toEqual([]);
+    expect(assertionOf('use the key [REDACTED:stripe-key]').terms).not.toContain('redact');
+    // The statement around a marker is still read: the same habit turned down is a contradiction.
+    const dissent = one("no, don't use the staging key [REDACTED:stripe-key], use the prod one", 'correction');
+    expect(contradictionsOf(staging, [dissent]).map((c) => c.id)).toEqual([dissent.id]);
+  });
+
   it("does not read another group's established habit on its own subject as a contradiction", () => {
     const variables = repeat('Use camelCase for variable names', 6, 'preference');
     const scheduler = repeat('Name the scheduler module with snake_case', 4, 'preference');

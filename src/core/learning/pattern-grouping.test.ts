@@ -119,6 +119,11 @@ describe('stemWord and observationTerms', () => {
     expect(observationTerms('Use async/await')).toEqual(['use', 'async', 'await']);
     expect(patternText('Fixed src/api/users.ts today')).toBe('Fixed today');
   });
+
+  it("reads a scrubber's redaction marker as nothing, not as words (walk 12)", () => {
+    expect(observationTerms('use the staging key [REDACTED:stripe-key] for this')).toEqual(['use', 'stag', 'key']);
+    expect(patternText('API_KEY=[REDACTED:credential] in src/env.ts')).not.toMatch(/redacted|credential/i);
+  });
 });
 
 describe('groupObservations', () => {
@@ -708,6 +713,24 @@ describe('slot-aware grouping (issue 21)', () => {
     );
     const result = groupObservations(await embedded([...remarks, ...habit]));
     for (const group of result.groups) expect(group.ids.filter((id) => id.startsWith('remark')).length).toBeLessThan(2);
+  });
+
+  it('leaves remarks apart that share only the marker of a secret scrubbed from them (walk 12)', async () => {
+    const remarks = [
+      'Marta pasted [REDACTED:stripe-key] into the team chat',
+      'revoke [REDACTED:stripe-key] today',
+      'the webhook secret [REDACTED:stripe-key] lives in the vault now',
+      'the old payment token [REDACTED:stripe-key] was revoked',
+      'rotated [REDACTED:stripe-key] on monday',
+    ].map((text, i) => ({ id: `remark${i}`, text }));
+    expect((await embedded(remarks).then(groupObservations)).groups).toEqual([]);
+    // Nor do they join a habit whose secret was scrubbed the same way.
+    const habit = [0, 1, 2].map((k) => ({
+      id: `staging${k}`,
+      text: 'no, use the staging key [REDACTED:stripe-key] for this, not the prod one',
+    }));
+    const result = groupObservations(await embedded([...habit, ...remarks]));
+    expect(canonical(result)).toEqual([['staging0', 'staging1', 'staging2']]);
   });
 
   it('leaves one-off remarks that share only a conversational frame apart', async () => {

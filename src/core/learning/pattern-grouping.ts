@@ -314,6 +314,18 @@ function isPath(token: string): boolean {
   return dot > lastSlash && /^[A-Za-z0-9]{1,6}$/.test(core.slice(dot + 1));
 }
 
+/**
+ * A redaction marker the scrubber left for a secret (`[REDACTED:stripe-key]`, core/security/scrub): an opaque
+ * placeholder, not a word of the statement. Read as a word it made "use the staging key [REDACTED:stripe-key]" and
+ * "don't use my token [REDACTED:github-token]" share a subject ("redacted … key"), so it is read as nothing.
+ */
+const REDACTION_MARKER = /\[REDACTED:[A-Za-z0-9_-]*\]/g;
+
+/** `text` without its redaction markers (`REDACTION_MARKER`). */
+export function withoutMarkers(text: string): string {
+  return text.includes('[REDACTED:') ? text.replace(REDACTION_MARKER, ' ') : text;
+}
+
 /** `text` without its file paths (see `isPath`), words separated by single spaces. */
 function stripPaths(text: string): string {
   const tokens = text.split(/\s+/).filter((token) => token.length > 0);
@@ -322,9 +334,9 @@ function stripPaths(text: string): string {
 }
 
 /**
- * The distinct terms of an observation, in first-seen order: file paths removed (a path is where
- * it happened, not what), `contentWords` (identifiers split, stop words dropped), numbers dropped,
- * `TERM_ALIASES` applied, each word stemmed (`stemWord`).
+ * The distinct terms of an observation, in first-seen order: file paths and redaction markers removed (a path is
+ * where it happened, not what; a marker is no word), `contentWords` (identifiers split, stop words dropped),
+ * numbers dropped, `TERM_ALIASES` applied, each word stemmed (`stemWord`).
  */
 export function observationTerms(text: string): string[] {
   return [...new Set(observationTermSequence(text))];
@@ -355,7 +367,8 @@ function negationsRead(text: string): string {
 
 /** The terms of `observationTerms` in text order, repeats kept, with `stem` for each word. */
 function termSequence(text: string, stem: (word: string) => string): string[] {
-  const words = contentWords(negationsRead(text.includes('/') ? stripPaths(text) : text));
+  const plain = withoutMarkers(text);
+  const words = contentWords(negationsRead(plain.includes('/') ? stripPaths(plain) : plain));
   const terms: string[] = [];
   for (const word of words) {
     if (/^\d+$/.test(word)) continue;
@@ -391,11 +404,11 @@ const groupingTerms = new Map<string, readonly string[]>();
 const GROUPING_TERMS_KEPT = 50_000;
 
 /**
- * The text to embed for grouping: the observation without its file paths (as `observationTerms`
- * sees it). Callers pass `embed(patternText(text))` as the vector.
+ * The text to embed for grouping: the observation without its file paths and redaction markers (as
+ * `observationTerms` sees it). Callers pass `embed(patternText(text))` as the vector.
  */
 export function patternText(text: string): string {
-  return stripPaths(text);
+  return stripPaths(withoutMarkers(text));
 }
 
 /** Indexes of `items` sorted by (timestamp, id): the one order every pass uses. */

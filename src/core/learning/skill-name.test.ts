@@ -28,6 +28,10 @@ describe('skillName', () => {
     expect(skillName('Store timestamps in UTC')).toBe('store-timestamps-utc');
   });
 
+  it("leaves out a secret's redaction marker (walk 12)", () => {
+    expect(skillName('no, use the staging key [REDACTED:stripe-key] for this, not the prod one')).toBe('staging-key');
+  });
+
   it('is short, valid and the same for the same text', () => {
     const texts = [
       'Reminder: rebasing — rebase feature branches onto main.',

@@ -9,7 +9,7 @@
  * ("Changed api_client to apiClient" → `camel-case`). Pure; the same text always gives the same name.
  */
 import { assertionOf, OPPOSITE_CONVENTIONS } from './contradiction.js';
-import { GENERIC_TERMS, observationTerms, renamedCaseOf, stemWord } from './pattern-grouping.js';
+import { GENERIC_TERMS, observationTerms, renamedCaseOf, stemWord, withoutMarkers } from './pattern-grouping.js';
 import { isValidSkillName, slugify } from './slug.js';
 
 export const SKILL_NAME_DEFAULTS = Object.freeze({
@@ -30,7 +30,7 @@ const FAMILY_WORDS = new Map<string, [string, string]>(
 
 /** The whitespace-separated tokens of `text`, without the punctuation around them. */
 function tokens(text: string): string[] {
-  return text
+  return withoutMarkers(text)
     .split(/\s+/)
     .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
     .filter((t) => t !== '');
