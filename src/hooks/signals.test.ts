@@ -422,6 +422,17 @@ describe('detectCorrection', () => {
     ['Rather than a new file, put it in cart.ts', 'instead-of', 'Rather than a new file, put it in cart.ts'],
     ["We don't use classes in this codebase", 'we-use', "We don't use classes in this codebase"],
     ['Stop. Revert the last change.', 'stop', 'Stop. Revert the last change.'],
+    // "X, not Y" without a verb before it, and "we use X" alone (walk 12: the forms claude-code.md lists).
+    ['tabs, not spaces', 'use-not', 'tabs, not spaces'],
+    ['Tabs, not spaces.', 'use-not', 'Tabs, not spaces.'],
+    ['pnpm, not npm!!', 'use-not', 'pnpm, not npm!!'],
+    ['indent with tabs, not spaces', 'use-not', 'indent with tabs, not spaces'],
+    ['no, indent with tabs, not spaces', 'use-not', 'no, indent with tabs, not spaces'],
+    ['named exports, not default exports', 'use-not', 'named exports, not default exports'],
+    ['no — vitest, not jest', 'use-not', 'no — vitest, not jest'],
+    ['we use fetch', 'we-use', 'we use fetch'],
+    ['We use fetch.', 'we-use', 'We use fetch.'],
+    ['why did you use axios? we use fetch', 'we-use', 'we use fetch'],
   ])('%j is a correction (%s)', (prompt, rule, text) => {
     expect(detectCorrection(prompt)).toEqual({ text, rule });
   });
@@ -476,6 +487,19 @@ describe('detectCorrection', () => {
     'No, always random which test fails.',
     'Actually, always kind of wondered about that.',
     'No, always twice.',
+    // Not "X, not Y" nor "we use X" (walk 12).
+    'not now',
+    "it's not working",
+    'I use vim, not emacs, at home?',
+    'I use vim, not emacs.',
+    'yes, not yet',
+    'later, not now',
+    'fine, not bad',
+    'No worries, not urgent',
+    'tabs, not spaces, and the rest of the file too?',
+    'Do we use fetch?',
+    'we use it',
+    'We use a lot of memory in this job.',
     '',
   ])('%j is not a correction', (prompt) => {
     expect(detectCorrection(prompt)).toBeUndefined();

@@ -343,6 +343,9 @@ const INTERROGATIVE = new RegExp(
 /** Words that, before a rule's match, make it reported, asked or conditional. */
 const SUBORDINATE = /\b(?:if|unless|whether|why|how|what|which|says?|said|claims?|sure|wonder)\b/i;
 
+/** One to four words of code or prose: a side of "X, not Y" said alone. */
+const SHORT_PHRASE = String.raw`[\w@./+#-]+(?:\s+[\w@./+#-]+){0,3}`;
+
 const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
   [
     'wrong',
@@ -369,9 +372,26 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
   [
     'use-not',
     new RegExp(
-      String.raw`\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?` +
+      // Not what the speaker does ("I use vim, not emacs").
+      String.raw`(?<!\bi\s+)\b(?:use|prefer|call|import|put|keep|write|name|go\s+with)\s+\S.{0,100}?` +
         String.raw`(?:,\s*not|\s+rather\s+than)\s+(?!(?:only|just|sure)\b)\S` +
         String.raw`|\bprefer\s+\S.{0,80}?\s+over\s+\S`,
+      'i',
+    ),
+  ],
+  [
+    // "X, not Y" said alone, with no verb before it: "tabs, not spaces", "no — vitest, not jest", "indent with tabs,
+    // not spaces". Each side at most four words, the sentence nothing else; not an answer ("yes, not yet"), a subject
+    // ("I use vim, not emacs"), nor a "not" that qualifies ("fine, not bad", "later, not now").
+    'use-not',
+    new RegExp(
+      String.raw`^(?:(?:no+|nope|nah|actually)\s*[,.!;:—–-]+\s*)?` +
+        LEAD.slice(1) +
+        '(?!(?:yes|yeah|yep|ok|okay|sure|thanks|thank|maybe|perhaps|well|fine|good|great|sorry|later|now|' +
+        String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)\b)` +
+        String.raw`${SHORT_PHRASE},\s*not\s+` +
+        String.raw`(?!(?:now|yet|bad|really|quite|exactly|sure|only|just|always|necessarily|much|at\s+all|so|too|` +
+        String.raw`that|this|me|you|here|there|today|anymore|again|even|ever)\b)${SHORT_PHRASE}\s*[.!]*$`,
       'i',
     ),
   ],
@@ -432,6 +452,10 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
         String.raw`(?:use|write|put|keep|call|name|run|import|do)|prefer)\b` +
         String.raw`|${PLACE},?\s+we\s+(?:use|write|put|keep|run|do)\b` +
         String.raw`|we\s+(?:use|write|put|keep|run|do)\s+\S.{0,80}?\s+${PLACE}\b` +
+        // "we use fetch": the sentence names one or two words and nothing else ("We use Postgres for storage and
+        // Redis for caching" describes).
+        String.raw`|we\s+use\s+(?!(?:it|this|that|them|these|those|a|an|the|to|some|many|much|both)\b)` +
+        String.raw`[\w@./+#-]+(?:\s+[\w@./+#-]+)?\s*[.!]*$` +
         String.raw`|we\s+(?:don't|do\s+not)\s+(?:use|write|put|keep|call|name|import|commit|push|merge)\b)`,
       'i',
     ),
@@ -523,7 +547,9 @@ function cut(text: string, max: number): string {
  *   what I asked|not how we …", "you're wrong/mistaken", "you edited/changed/used … the wrong …";
  * - `instead-of`: "instead of X / rather than X, use|call|write|put|return … Y",
  *   "use|call|write|return|prefer|switch to X instead of Y";
- * - `use-not`: "use|prefer|put|keep|write|name X, not Y", "use X rather than Y", "prefer X over Y";
+ * - `use-not`: "use|prefer|put|keep|write|name X, not Y" (not after "I"), "use X rather than Y", "prefer X over Y";
+ *   or a sentence that is only "X, not Y", after an optional "no," / "actually," (each side one to four words, X no
+ *   answer or subject: "tabs, not spaces", "no — vitest, not jest"; not "yes, not yet", "later, not now");
  * - `use-instead`: "use|call|try|run|do|switch to|write|return|make X … instead";
  * - `dont`: the sentence opens (after filler such as "please", "but", "ok,", "remember:" and an
  *   optional "I said/told you") with "don't"/"dont" and a verb other than
@@ -539,7 +565,8 @@ function cut(text: string, max: number): string {
  *   "mind"/"again"/"ever";
  * - `we-use`: "we always|only|usually|generally use|write|put|keep|call|name|run|import|do …",
  *   "we prefer …", "here/in this repo|project|codebase|team, we use …", "we use X here/in this
- *   project", "we don't use|write|commit|push|merge …";
+ *   project", a sentence that is only "we use X" (one or two words: "We use fetch."), "we don't use|write|commit|
+ *   push|merge …";
  * - `actually`: the first sentence opens with "actually" and goes on with a directive (as `no`).
  *
  * A mid-sentence rule (`wrong`, `instead-of`, `use-not`, `use-instead`) does not fire when its
