@@ -1740,10 +1740,12 @@ export function runStoreContract(options: StoreContractOptions): void {
           description: 'd',
           rules: [],
           confidence: 0.8,
-          evidence: [],
-          createdAt: T0,
-          updatedAt: T0,
+          evidence: ['obs-new'],
+          createdAt: T0 + 10,
+          updatedAt: T0 + 10,
         });
+        // Learned again means from new evidence, after the forget: an observation that exists.
+        await store.insertObservations('p', [observation({ id: 'obs-new', timestamp: T0 + 10 })]);
         await store.recordForgotten('p', [
           { id: 'skill-ruff', kind: 'skill', name: 'ruff', at: T0 },
           { id: 'instinct-use-ruff', kind: 'instinct', name: 'use-ruff', at: T0 + 1 },
@@ -1781,9 +1783,9 @@ export function runStoreContract(options: StoreContractOptions): void {
           text: 'Use ruff',
           confidence: 0.6,
           status: 'active',
-          evidence: [],
-          createdAt: T0,
-          updatedAt: T0,
+          evidence: ['obs-new'],
+          createdAt: T0 + 10,
+          updatedAt: T0 + 10,
         });
         expect(await store.listForgotten('p')).toEqual([]);
         // A tombstone recorded while an item of its name lives (a forget racing a relearn) is not listed: the file
@@ -1792,6 +1794,66 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listForgotten('p')).toEqual([]);
         expect(await store.deleteSkill('p', 'skill-ruff')).toBe(true);
         expect((await store.listForgotten('p')).map((f) => f.id)).toEqual(['skill-old-ruff']);
+      });
+      test('an evolve that read an item before a forget does not bring it back (walk 13, two machines)', async () => {
+        const store = await fresh();
+        const ids = ['obs-a', 'obs-b'];
+        await store.insertObservations(
+          'p',
+          ids.map((id, k) => observation({ id, timestamp: T0 + k })),
+        );
+        const instinct = {
+          id: 'instinct-run-prettier',
+          slug: 'run-prettier',
+          text: 'Run prettier',
+          confidence: 0.6,
+          status: 'active' as const,
+          evidence: ids,
+          createdAt: T0,
+          updatedAt: T0 + 10,
+        };
+        const skill = {
+          id: 'skill-prettier',
+          name: 'prettier',
+          description: 'd',
+          rules: ['Run prettier'],
+          confidence: 0.8,
+          evidence: ids,
+          createdAt: T0,
+          updatedAt: T0 + 10,
+        };
+        expect(await store.upsertInstinct('p', instinct)).toBe(true);
+        expect(await store.upsertSkill('p', skill)).toBe(true);
+        // Machine 2's evolve has read them and learned at T0 + 20; machine 1 forgets both at T0 + 30, the tombstones
+        // first, the evidence after; machine 2 writes between the two, then after both.
+        const read = { instinct: { ...instinct, confidence: 0.7, updatedAt: T0 + 20 } };
+        const readSkill = { ...skill, confidence: 0.9, updatedAt: T0 + 20 };
+        await store.deleteInstinct('p', instinct.id);
+        await store.deleteSkill('p', skill.id);
+        await store.recordForgotten('p', [
+          { id: instinct.id, kind: 'instinct', name: 'run-prettier', at: T0 + 30 },
+          { id: skill.id, kind: 'skill', name: 'prettier', at: T0 + 30 },
+        ]);
+        expect(await store.upsertInstinct('p', read.instinct)).toBe(false);
+        expect(await store.upsertSkill('p', readSkill)).toBe(false);
+        await store.deleteObservations('p', ids);
+        expect(await store.upsertInstinct('p', read.instinct)).toBe(false);
+        expect(await store.upsertSkill('p', readSkill)).toBe(false);
+        expect(await store.listInstincts('p')).toEqual([]);
+        expect(await store.listSkills('p')).toEqual([]);
+        expect((await store.listForgotten('p')).map((f) => f.id)).toEqual([instinct.id, skill.id]);
+        // Learned later, but with no evidence, or from evidence that no longer exists: still refused.
+        const later = { updatedAt: T0 + 40, evidence: [] as string[] };
+        expect(await store.upsertInstinct('p', { ...instinct, ...later })).toBe(false);
+        expect(await store.upsertSkill('p', { ...skill, ...later, evidence: ['obs-a'] })).toBe(false);
+        expect((await store.listForgotten('p')).map((f) => f.id)).toEqual([instinct.id, skill.id]);
+        // Learned again from new evidence after the forget: written, and the tombstone goes.
+        await store.insertObservations('p', [observation({ id: 'obs-c', timestamp: T0 + 40 })]);
+        const again = { updatedAt: T0 + 40, evidence: ['obs-c'] };
+        expect(await store.upsertInstinct('p', { ...instinct, ...again })).toBe(true);
+        expect(await store.upsertSkill('p', { ...skill, ...again, name: 'prettier' })).toBe(true);
+        expect((await store.listInstincts('p')).map((i) => i.evidence)).toEqual([['obs-c']]);
+        expect(await store.listForgotten('p')).toEqual([]);
       });
     });
 

@@ -752,12 +752,16 @@ export interface ForgottenRecord {
 
 /** What evolve derives from observations: instincts and skills. */
 export interface LearningStore {
-  /** Upserts an instinct; clears the tombstone of the same id, or of an instinct of the same slug (learned again). */
-  upsertInstinct(scope: string, instinct: InstinctRecord): Promise<void>;
+  /**
+   * Upserts an instinct; true when written. A tombstone of its id, or of an instinct of its slug, refuses it (false,
+   * nothing written) unless it is learned again from new evidence: `updatedAt` after the tombstone and every evidence
+   * id an observation that exists (checked in the write's transaction); the tombstone then goes.
+   */
+  upsertInstinct(scope: string, instinct: InstinctRecord): Promise<boolean>;
   listInstincts(scope: string): Promise<InstinctRecord[]>;
   deleteInstinct(scope: string, id: string): Promise<boolean>;
-  /** Upserts a skill; clears the tombstone of the same id, or of a skill of the same name (learned again). */
-  upsertSkill(scope: string, skill: SkillRecord): Promise<void>;
+  /** Upserts a skill; true when written. A tombstone of its id or name refuses it as {@link upsertInstinct} says. */
+  upsertSkill(scope: string, skill: SkillRecord): Promise<boolean>;
   listSkills(scope: string): Promise<SkillRecord[]>;
   deleteSkill(scope: string, id: string): Promise<boolean>;
   /** Records tombstones of forgotten instincts and skills (the same id again replaces its tombstone). */

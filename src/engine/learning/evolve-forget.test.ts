@@ -84,13 +84,15 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     ];
     const { store, at } = setup();
     for (const forgetting of ['instinct', 'skill'] as const) {
-      const first = await at(T0);
+      // The second round is learned after the first's forget (an evolve learning before a forget is refused).
+      const t = forgetting === 'instinct' ? T0 : T0 + 100 * HOUR;
+      const first = await at(t);
       await first.observe(
-        said(PREFER.slice(0, 3), T0).map((o) => ({ ...o, type: 'preference' as const, confidence: 0.5 })),
+        said(PREFER.slice(0, 3), t).map((o) => ({ ...o, type: 'preference' as const, confidence: 0.5 })),
       );
       await first.evolve();
-      const later = await at(T0 + 48 * HOUR);
-      await later.observe(said(PREFER.slice(3), T0 + 48 * HOUR).map((o) => ({ ...o, confidence: 0.9 })));
+      const later = await at(t + 48 * HOUR);
+      await later.observe(said(PREFER.slice(3), t + 48 * HOUR).map((o) => ({ ...o, confidence: 0.9 })));
       await later.evolve();
       const [instinct] = await store.listInstincts('s');
       const [skill] = await store.listSkills('s');

@@ -761,7 +761,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         const confidence = record.confidence;
         if (!held && confidence < minConfidence)
           return retireInstinct(ctx, options, record, confidence, supporting, report);
-        await store.upsertInstinct(scope, record);
+        if (!(await store.upsertInstinct(scope, record))) return refusedWrite(report, record.id, record.text);
         if (held) return unpublishInstinct(ctx, options, record, report);
         const file = writeInstinctFile(options.layout, {
           slug,
@@ -959,7 +959,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     const held = instinctHeld(instinct, eventIdsOn(feedback, instinct.id));
     if (held) report.held.push({ id: instinct.id, kind: 'instinct', texts: [instinct.text] });
     writes.push(async () => {
-      await store.upsertInstinct(scope, record);
+      if (!(await store.upsertInstinct(scope, record))) return refusedWrite(report, record.id, record.text);
       if (held) return unpublishInstinct(ctx, options, record, report);
       const file = writeInstinctFile(options.layout, {
         slug: instinct.slug,
@@ -1321,6 +1321,18 @@ function uniqueSlug(slug: string, taken: ReadonlySet<string>): string {
   for (let i = 2; ; i += 1) if (!taken.has(`${slug}-${i}`)) return `${slug}-${i}`;
 }
 
+/**
+ * A write the store refused: the item was forgotten (a tombstone) after this evolve read it, or its evidence is gone
+ * (walk 13: a teammate's forget at the same moment). No file is written and it is not reported as learned.
+ */
+function refusedWrite(report: EvolveReport, id: string, text: string): void {
+  for (const list of [report.newInstincts, report.updatedInstincts, report.skillsUpdated] as { id: string }[][]) {
+    const at = list.findIndex((e) => e.id === id);
+    if (at >= 0) list.splice(at, 1);
+  }
+  report.ignored.push({ ids: [id], text, why: `${id} was forgotten while this evolve ran; not learned again` });
+}
+
 /** The contradictions recorded against an instinct or a skill, as its file shows them. */
 function contradictionNotes(feedback: readonly FeedbackRecord[]): ContradictionNote[] {
   return feedback
@@ -1339,7 +1351,7 @@ async function saveSkill(
   eventIds: readonly string[],
   category?: PatternCategory,
 ): Promise<void> {
-  await ctx.store.upsertSkill(ctx.scope, record);
+  if (!(await ctx.store.upsertSkill(ctx.scope, record))) return refusedWrite(report, record.id, record.description);
   // Held rules stay in the store, out of the file and of recall; a skill with nothing else has neither.
   const shown = emittableSkill(record, eventIds);
   if (shown === undefined) {

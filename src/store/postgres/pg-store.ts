@@ -1414,18 +1414,57 @@ export class PgStore implements Store {
 
   // ---- instincts, skills, feedback, shown ------------------------------------------------------
 
-  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
+  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<boolean> {
     const i = this.#policy.scrub(raw);
-    // Learned again: the tombstone of the same id, or of an instinct of the same slug, goes (one statement).
-    await this.#pool.query(
-      `WITH cleared AS (DELETE FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = 'instinct' AND name = $3)))
-       INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
-        `confidence = excluded.confidence,
-         status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
-      [scope, i.id, i.slug, i.text, i.confidence, i.status, json(i.evidence), i.createdAt, i.updatedAt],
+    return this.#tx(async (c) => {
+      if (!(await this.#learnable(c, scope, 'instinct', i))) return false;
+      await c.query(
+        `INSERT INTO instincts (scope, id, slug, text, confidence, status, evidence, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (scope, id) DO UPDATE SET slug = excluded.slug, text = excluded.text, ` +
+          `confidence = excluded.confidence,
+           status = excluded.status, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+        [scope, i.id, i.slug, i.text, i.confidence, i.status, json(i.evidence), i.createdAt, i.updatedAt],
+      );
+      return true;
+    });
+  }
+
+  /**
+   * Whether an instinct or skill may be written, in the write's transaction (walk 13: a teammate's evolve that read
+   * before a forget brought the item back). With no tombstone of its id or file name, yes. With one, only when it is
+   * learned again from new evidence: learned after the forget (`updatedAt` past the tombstone's time) from
+   * observations that all still exist (locked until the write commits, so a forget's delete waits); the tombstone
+   * then goes. Else nothing is written and the tombstone stays.
+   */
+  async #learnable(
+    c: pg.PoolClient,
+    scope: string,
+    kind: 'instinct' | 'skill',
+    item: { id: string; slug?: string; name?: string; evidence: readonly string[]; updatedAt: number },
+  ): Promise<boolean> {
+    const name = item.slug ?? item.name ?? '';
+    const stones = await this.#rows(
+      `SELECT at FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = $3 AND name = $4)) FOR UPDATE`,
+      [scope, item.id, kind, name],
+      c,
     );
+    if (stones.length === 0) return true;
+    const wanted = [...new Set(item.evidence)];
+    if (wanted.length === 0 || stones.some((r) => Number(r.at) >= item.updatedAt)) return false;
+    const found = await this.#rows(
+      'SELECT id FROM observations WHERE scope = $1 AND id = ANY($2::text[]) FOR SHARE',
+      [scope, wanted],
+      c,
+    );
+    if (found.length !== wanted.length) return false;
+    await c.query('DELETE FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = $3 AND name = $4))', [
+      scope,
+      item.id,
+      kind,
+      name,
+    ]);
+    return true;
   }
 
   async listInstincts(scope: string): Promise<InstinctRecord[]> {
@@ -1434,18 +1473,20 @@ export class PgStore implements Store {
     );
   }
 
-  async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
+  async upsertSkill(scope: string, raw: SkillRecord): Promise<boolean> {
     const s = this.#policy.scrub(raw);
-    // Learned again: the tombstone of the same id, or of a skill of the same name, goes (one statement).
-    await this.#pool.query(
-      `WITH cleared AS (DELETE FROM forgotten WHERE scope = $1 AND (id = $2 OR (kind = 'skill' AND name = $3)))
-       INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
-        `rules = excluded.rules,
-         confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
-      [scope, s.id, s.name, s.description, json(s.rules), s.confidence, json(s.evidence), s.createdAt, s.updatedAt],
-    );
+    return this.#tx(async (c) => {
+      if (!(await this.#learnable(c, scope, 'skill', s))) return false;
+      await c.query(
+        `INSERT INTO skills (scope, id, name, description, rules, confidence, evidence, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (scope, id) DO UPDATE SET name = excluded.name, description = excluded.description, ` +
+          `rules = excluded.rules,
+           confidence = excluded.confidence, evidence = excluded.evidence, updated_at = excluded.updated_at`,
+        [scope, s.id, s.name, s.description, json(s.rules), s.confidence, json(s.evidence), s.createdAt, s.updatedAt],
+      );
+      return true;
+    });
   }
 
   async listSkills(scope: string): Promise<SkillRecord[]> {

@@ -1246,9 +1246,10 @@ export class SqliteStore implements Store {
 
   // ---- instincts, skills, feedback -----------------------------------------------------------
 
-  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<void> {
+  async upsertInstinct(scope: string, raw: InstinctRecord): Promise<boolean> {
     const i = this.#policy.scrub(raw);
-    this.#write(() => {
+    return this.#write(() => {
+      if (!this.#learnable(scope, 'instinct', i.id, i.slug, i)) return false;
       this.#stmt(
         `
       INSERT INTO instincts (id, scope, slug, text, confidence, status, evidence, created_at, updated_at)
@@ -1261,18 +1262,34 @@ export class SqliteStore implements Store {
         scope,
         evidence: json(i.evidence),
       });
-      this.#clearForgotten(scope, i.id, 'instinct', i.slug);
+      return true;
     });
   }
 
-  /** Learned again: the tombstone of the same id, or of the same kind and file name, goes. */
-  #clearForgotten(scope: string, id: string, kind: 'instinct' | 'skill', name: string): void {
-    this.#stmt('DELETE FROM forgotten WHERE scope = ? AND (id = ? OR (kind = ? AND name = ?))').run(
-      scope,
-      id,
-      kind,
-      name,
-    );
+  /**
+   * Whether an instinct or skill may be written, in the write's transaction (walk 13: a teammate's evolve that read
+   * before a forget brought the item back). With no tombstone of its id or file name, yes. With one, only when it is
+   * learned again from new evidence: learned after the forget (`updatedAt` past the tombstone's time) from
+   * observations that all still exist; the tombstone then goes. Else nothing is written and the tombstone stays.
+   */
+  #learnable(
+    scope: string,
+    kind: 'instinct' | 'skill',
+    id: string,
+    name: string,
+    item: { evidence: readonly string[]; updatedAt: number },
+  ): boolean {
+    const where = 'WHERE scope = ? AND (id = ? OR (kind = ? AND name = ?))';
+    const stones = this.#stmt(`SELECT at FROM forgotten ${where}`).all(scope, id, kind, name) as Row[];
+    if (stones.length === 0) return true;
+    const wanted = [...new Set(item.evidence)];
+    if (wanted.length === 0 || stones.some((r) => Number(r.at) >= item.updatedAt)) return false;
+    const found = this.#stmt(
+      'SELECT count(*) AS n FROM observations WHERE scope = ? AND id IN (SELECT value FROM json_each(?))',
+    ).get(scope, json(wanted)) as Row;
+    if (Number(found.n) !== wanted.length) return false;
+    this.#stmt(`DELETE FROM forgotten ${where}`).run(scope, id, kind, name);
+    return true;
   }
 
   async recordForgotten(scope: string, records: readonly ForgottenRecord[]): Promise<void> {
@@ -1318,9 +1335,10 @@ export class SqliteStore implements Store {
     ).map(toInstinct);
   }
 
-  async upsertSkill(scope: string, raw: SkillRecord): Promise<void> {
+  async upsertSkill(scope: string, raw: SkillRecord): Promise<boolean> {
     const s = this.#policy.scrub(raw);
-    this.#write(() => {
+    return this.#write(() => {
+      if (!this.#learnable(scope, 'skill', s.id, s.name, s)) return false;
       this.#stmt(
         `
       INSERT INTO skills (id, scope, name, description, rules, confidence, evidence, created_at, updated_at)
@@ -1334,7 +1352,7 @@ export class SqliteStore implements Store {
         rules: json(s.rules),
         evidence: json(s.evidence),
       });
-      this.#clearForgotten(scope, s.id, 'skill', s.name);
+      return true;
     });
   }
 
