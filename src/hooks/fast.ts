@@ -27,6 +27,8 @@ export const HOOK_LIMITS = Object.freeze({
   prompt: 2000,
   busyTimeoutMs: 250,
   connectTimeoutMs: 2000,
+  /** A team server's statement waits this long for a lock another session holds, then the hook fails open. */
+  lockTimeoutMs: 1000,
 });
 
 /**

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgSchemas, pgTestUrl } from '../../test/pg.js';
 import { isCredenceError } from '../core/errors.js';
 import { openHookStore } from './open-store.js';
 import { parseHookPayload } from './payload.js';
@@ -86,4 +88,52 @@ describe('a team server that never answers', () => {
     const spool = spoolDirFor(hookFilesBase(db, url, hookEnv(db)));
     expect(readdirSync(spool).filter((name) => !name.startsWith('.'))).toHaveLength(1);
   }, 20_000);
+});
+
+// Walk 13: a table lock on the team server (`VACUUM FULL memories`, which security.md advises after forgetting a
+// secret) held a prompt 19 s, past its 5 s limit, and the line blamed the network. A hook's statement waits 1 s for a
+// lock, then the hook fails open, one line saying the server answered but a query waited on a lock.
+const pgUrl = pgTestUrl('the hooks under a table lock on the team server');
+describe.skipIf(pgUrl === undefined)('a team server with a table locked by another session', () => {
+  const schema = pgSchemas(pgUrl);
+  const project = join(dir, 'locked-project');
+  it('the prompt hook fails open within its budget, one line naming the lock wait', async () => {
+    const url = `${pgUrl}${pgUrl?.includes('?') ? '&' : '?'}schema=${schema()}`;
+    const db = join(dir, 'locked.db');
+    const env = { CREDENCE_DB: db, CREDENCE_DATABASE_URL: url, CREDENCE_NOW: '2026-11-20T10:00:00Z' };
+    const setUp = await openHookStore(db, env);
+    await setUp.close();
+    const holder = new pg.Client({ connectionString: url.replace(/[?&]schema=.*$/, '') });
+    await holder.connect();
+    try {
+      await holder.query(
+        `BEGIN; LOCK TABLE ${new URL(url).searchParams.get('schema')}.memories IN ACCESS EXCLUSIVE MODE`,
+      );
+      const reader = await openHookStore(db, env, { read: true });
+      let started = performance.now();
+      const failed = await reader.listMemories('s').catch((e: unknown) => e);
+      expect(performance.now() - started).toBeLessThan(2500);
+      expect(isCredenceError(failed, 'STORE_UNAVAILABLE') && failed.message).toMatch(
+        /^the PostgreSQL store at \S+ answered, but a query waited on a lock for more than 1 s \(another session/,
+      );
+      expect(isCredenceError(failed) && failed.details).toMatchObject({ lockTimeout: true });
+      await reader.close();
+      mkdirSync(join(project, '.git'), { recursive: true });
+      writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      const parsed = parseHookPayload(
+        JSON.stringify({ session_id: 's9', cwd: project, hook_event_name: 'UserPromptSubmit', prompt: 'fix the cart' }),
+      );
+      if (!parsed.ok) throw new Error(parsed.message);
+      started = performance.now();
+      const out = await runPromptHook(parsed.payload, env);
+      expect(performance.now() - started).toBeLessThan(4500);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(/^credence hook: UserPromptSubmit: .* answered, but a query waited on a lock for/);
+      expect(out.stderr).not.toMatch(/unreachable/);
+      expect(out.stderr.trimEnd().split('\n')).toHaveLength(1);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  }, 30_000);
 });

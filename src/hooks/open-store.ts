@@ -1,9 +1,10 @@
 /**
  * @module hooks/open-store
  * The one way a hook opens the store: the team's PostgreSQL server when CREDENCE_DATABASE_URL names
- * one (its driver loaded only then), given 2 s to connect, else the SQLite file with the hooks' short busy
- * timeout. Kept small: it is bundled into dist/hook-prompt.cjs, and no other hook module imports a driver. A store
- * of a newer schema is refused naming this hook's binary and `init --claude-code` (platform/stale-install).
+ * one (its driver loaded only then), given 2 s to connect and 1 s to wait for a lock, else the SQLite file with
+ * the hooks' short busy timeout. Kept small: it is bundled into dist/hook-prompt.cjs, and no other hook module
+ * imports a driver. A store of a newer schema is refused naming this hook's binary and `init --claude-code`
+ * (platform/stale-install).
  */
 import { staleInstallError } from '../platform/stale-install.js';
 import { databaseUrl } from '../platform/store-location.js';
@@ -11,6 +12,12 @@ import { openTeamStore } from '../store/open/open-store.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { HOOK_LIMITS } from './fast.js';
+
+/**
+ * The team server is given 2 s to connect, and each statement 1 s to wait for a lock another session holds (a
+ * VACUUM FULL, walk 13): past it the hook fails open, saying so, within its time limit.
+ */
+const teamLimits = { connectTimeoutMs: HOOK_LIMITS.connectTimeoutMs, lockTimeoutMs: HOOK_LIMITS.lockTimeoutMs };
 
 /**
  * Opens the store a hook event reads or learns into. `read: true` (the prompt hook) opens the
@@ -34,8 +41,7 @@ export async function openHookStore(
 async function open(db: string, env: NodeJS.ProcessEnv, options: { read?: boolean }): Promise<Store> {
   const url = databaseUrl({}, env);
   if (options.read === true) {
-    if (url !== undefined)
-      return openTeamStore(url, env, { poolSize: 1, connectTimeoutMs: HOOK_LIMITS.connectTimeoutMs });
+    if (url !== undefined) return openTeamStore(url, env, { poolSize: 1, ...teamLimits });
     try {
       return openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs, readonly: true });
     } catch {
@@ -44,5 +50,5 @@ async function open(db: string, env: NodeJS.ProcessEnv, options: { read?: boolea
   }
   return url === undefined
     ? openSqliteStore({ path: db, busyTimeoutMs: HOOK_LIMITS.busyTimeoutMs })
-    : openTeamStore(url, env, { connectTimeoutMs: HOOK_LIMITS.connectTimeoutMs });
+    : openTeamStore(url, env, teamLimits);
 }

@@ -40,7 +40,7 @@ export async function openStore(options: OpenStoreOptions = {}, env: NodeJS.Proc
 export async function openTeamStore(
   url: string,
   env: NodeJS.ProcessEnv = process.env,
-  options: { poolSize?: number; connectTimeoutMs?: number } = {},
+  options: { poolSize?: number; connectTimeoutMs?: number; lockTimeoutMs?: number } = {},
 ): Promise<Store> {
   const { openPgStore } = await import('../postgres/pg-store.js');
   const inUrl = /[?&]schema=/.test(url);

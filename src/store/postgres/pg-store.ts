@@ -141,6 +141,12 @@ export interface PgStoreOptions {
    * unreachable, in ms; the hooks give 2 s, under their own time limits. @default 10000
    */
   connectTimeoutMs?: number;
+  /**
+   * How long a statement may wait for a lock another session holds (PostgreSQL's `lock_timeout`) before it fails,
+   * named as such (`details.lockTimeout`), in ms: the hooks give 1 s, under their own time limits (walk 13: a
+   * `VACUUM FULL memories` held a prompt 19 s). @default none (wait as long as the lock is held)
+   */
+  lockTimeoutMs?: number;
   /** How text is scrubbed and how long hook keys are kept (store/policy). @default STORE_POLICY */
   policy?: Partial<StorePolicy>;
   /**
@@ -230,6 +236,27 @@ function unreachableError(error: unknown, location: string, timeoutMs: number): 
   );
 }
 
+/**
+ * A statement that gave up waiting for a lock (SQLSTATE 55P03, `lock_timeout`): the server answered, but another
+ * session holds a table (VACUUM FULL, LOCK TABLE, a migration, a long transaction). STORE_UNAVAILABLE (retry later),
+ * `details.lockTimeout`; undefined for any other error.
+ */
+function lockTimeoutError(
+  error: unknown,
+  location: string,
+  lockTimeoutMs: number | undefined,
+): CredenceError | undefined {
+  if (lockTimeoutMs === undefined || !(error instanceof Error)) return undefined;
+  if ((error as { code?: unknown }).code !== '55P03') return undefined;
+  return new CredenceError(
+    'STORE_UNAVAILABLE',
+    `the PostgreSQL store at ${location} answered, but a query waited on a lock for more than ` +
+      `${lockTimeoutMs / 1000} s (another session holds a table: VACUUM FULL, LOCK TABLE, a long transaction); ` +
+      'retry later',
+    { cause: error, details: { location, lockTimeout: true, driverCode: '55P03' } },
+  );
+}
+
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const shown = redactUrl(options.url);
@@ -262,6 +289,10 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
     throw new CredenceError('INVALID_INPUT', `connectTimeoutMs must be a whole number >= 1, got ${connectTimeoutMs}`);
   }
+  const lockTimeoutMs = options.lockTimeoutMs;
+  if (lockTimeoutMs !== undefined && (!Number.isInteger(lockTimeoutMs) || lockTimeoutMs < 1)) {
+    throw new CredenceError('INVALID_INPUT', `lockTimeoutMs must be a whole number >= 1, got ${lockTimeoutMs}`);
+  }
   // The schema named where the store is, as in the URL: one from CREDENCE_DATABASE_SCHEMA is shown too.
   const location = options.schema === undefined || options.schema === fromUrl ? shown : withSchema(shown, schema);
   const pool = new pg.Pool({
@@ -269,7 +300,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     max: options.poolSize ?? 10,
     types: TYPES,
     // Quoted, so that a name PostgreSQL reserves (user, order) is a schema like any other.
-    options: `-c search_path="${schema}"`,
+    options: `-c search_path="${schema}"` + (lockTimeoutMs === undefined ? '' : ` -c lock_timeout=${lockTimeoutMs}`),
     application_name: 'credence',
     connectionTimeoutMillis: connectTimeoutMs,
   });
@@ -282,6 +313,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     await pool.end().catch(() => {});
     if (error instanceof CredenceError) throw error;
     throw (
+      lockTimeoutError(error, location, lockTimeoutMs) ??
       unreachableError(error, location, connectTimeoutMs) ??
       new CredenceError(
         'STORE_UNAVAILABLE',
@@ -300,7 +332,7 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
     state,
     options.policy === undefined ? STORE_POLICY : storePolicy(options.policy),
   );
-  return nulSafeStore(unreachableNamed(store, location, connectTimeoutMs));
+  return nulSafeStore(unreachableNamed(store, location, connectTimeoutMs, lockTimeoutMs));
 }
 
 /**
@@ -308,9 +340,14 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
  * ({@link unreachableError}: STORE_UNAVAILABLE, retry later), not a driver error every surface calls internal:
  * a promise's, and a row stream's (`exportRows`, read by `credence dump`) failing between batches.
  */
-function unreachableNamed<S extends object>(store: S, location: string, timeoutMs: number): S {
+function unreachableNamed<S extends object>(
+  store: S,
+  location: string,
+  timeoutMs: number,
+  lockTimeoutMs: number | undefined,
+): S {
   const named = (error: unknown): never => {
-    throw unreachableError(error, location, timeoutMs) ?? error;
+    throw lockTimeoutError(error, location, lockTimeoutMs) ?? unreachableError(error, location, timeoutMs) ?? error;
   };
   return aroundMethods(store, (method, target, args) => {
     const result = method.apply(target, args);
