@@ -9,7 +9,8 @@ describe('credence forget <session> and the hooks spool', () => {
     const { dir, db } = await store(true);
     const r = await cliIn(dir, ['--db', db, '--scope', 'p', 'forget', 'sess2']);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^forgot session sess2; forgot its 1 run .*; deleted its 1 event still in the spool\n$/);
+    expect(r.stdout).toMatch(/^forgot session sess2; forgot its 1 run .*; deleted its 1 event still in the spool; /);
+    expect(r.stdout).toMatch(/; its events in other machines' spools are dropped when they are learned\n$/);
     const left = spooled(db);
     expect(left).toHaveLength(1);
     expect(left.join('')).toContain('kept-for-other');

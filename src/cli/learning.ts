@@ -185,6 +185,8 @@ export function registerLearning(program: Command, context: () => CommandContext
                 ? []
                 : [`kept the observations learned from its prompts: ${left.join(', ')} (forget each by its id)`]),
               ...(spooled === 0 ? [] : [`deleted its ${spooled} event${spooled === 1 ? '' : 's'} still in the spool`]),
+              // A tombstone (walk 13): a teammate's machine drops its turns when it learns its own spool.
+              "its events in other machines' spools are dropped when they are learned",
             ]
           : []),
         ...(learnedFrom === 0

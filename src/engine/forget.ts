@@ -87,7 +87,14 @@ interface Ctx {
     LearningStore &
     FeedbackStore &
     Pick<ExecutionStore, 'getExecution' | 'listExecutions' | 'deleteExecutions'> &
-    Pick<HookQueueStore, 'forgetHookSession' | 'hookSession' | 'hookSessionsStartingWith' | 'setHookSessionState'>;
+    Pick<
+      HookQueueStore,
+      | 'forgetHookSession'
+      | 'hookSession'
+      | 'hookSessionsStartingWith'
+      | 'setHookSessionState'
+      | 'recordForgottenSession'
+    >;
   scope: string;
   layout: SkillFileLayoutOptions;
 }
@@ -333,6 +340,9 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   // A session too long for its run ids keeps its roots under its label (hooks/ingest): they go too.
   if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
   if (turns.length > 0 || hadState) {
+    // A tombstone: a turn of it still in another machine's spool (a teammate's live session) is dropped where it is
+    // learned (hooks/ingest), not learned again (walk 13).
+    for (const session of sessions) await ctx.store.recordForgottenSession(ctx.scope, session, now);
     await ctx.store.deleteExecutions(ctx.scope, turns);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const labels = new Set(sessions.map(sessionLabel));

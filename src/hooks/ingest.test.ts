@@ -205,3 +205,43 @@ describe('the project roots of the calls of two clones', () => {
     expect(sessionRoots([], [call(), call('')])).toEqual([]);
   });
 });
+
+// Walk 13: a teammate forgot a session still live on another machine; the rest of it, in that machine's spool, was
+// learned as the session's turn 1 again (prompt verbatim). A session's tombstone drops it wherever it is learned.
+describe('a forgotten session', () => {
+  it("drops the turns of it another machine's spool still held, and says so; other sessions are learned", async () => {
+    const cwd = join(base, 'forgotten');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const turn = (session: string, prompt: string, at: number) =>
+      store.enqueueHookEvents('p', [
+        { session, turn: 'next', kind: 'prompt', at, payload: { prompt } },
+        { session, turn: 'current', kind: 'PostToolUse', at: at + 1, payload: { tool: 'Bash', status: 'success' } },
+      ]);
+    const learn = async (lines: string[]) =>
+      ingest(store, 'p', { cwd, now: 9_000, env: {}, claimer: 'me' }, (l) => lines.push(l));
+    try {
+      await turn('live', 'fix the build', 1_000);
+      await learn([]);
+      expect((await store.listExecutions('p')).map((e) => e.id)).toEqual(['cc-live-1']);
+      const { openCredence } = await import('../engine/engine.js');
+      const credence = await openCredence({ store, scope: 'p', now: 5_000, cwd }, {});
+      expect(await credence.forget('live')).toMatchObject({ kind: 'session', runsForgotten: ['cc-live-1'] });
+      // The teammate's machine queues its spool afterwards: turn 2 of the forgotten session, and another session.
+      await turn('live', 'my salary is 95k, draft my raise request', 6_000);
+      await turn('other', 'run the tests', 6_000);
+      const lines: string[] = [];
+      await learn(lines);
+      expect((await store.listExecutions('p')).map((e) => e.id)).toEqual(['cc-other-1']);
+      expect(lines).toEqual([
+        'session_id "live" was forgotten (credence forget): its 2 spooled events dropped, not learned',
+      ]);
+      expect((await store.hookSession('p', 'live')).state).toEqual({});
+      expect(await store.forgottenSessions('p', ['live', 'other'])).toEqual(['live']);
+      // Not an instinct's or a skill's tombstone: no file is taken out for it.
+      expect(await store.listForgotten('p')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});

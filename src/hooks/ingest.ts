@@ -162,6 +162,18 @@ export async function ingest(
     const config = loadObserveConfig(credence.root, report);
     const bySession = new Map<string, HookEvent[]>();
     for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);
+    // A forgotten session (its tombstone, engine/forget): turns of it this spool still held, a teammate's live session
+    // forgotten by another machine, are dropped, not learned; their keys stay, so the spool queued again is not either.
+    for (const session of await store.forgottenSessions(scope, [...bySession.keys()])) {
+      const seqs = (bySession.get(session) ?? []).map((e) => e.seq);
+      await store.forgetHookSession(scope, session);
+      done.push(...seqs);
+      bySession.delete(session);
+      report(
+        `session_id ${namedSession(session)} was forgotten (credence forget): ` +
+          `its ${seqs.length} spooled event${seqs.length === 1 ? '' : 's'} dropped, not learned`,
+      );
+    }
     for (const [session, list] of bySession) {
       learning = session;
       const stored = await store.hookSession(scope, session);

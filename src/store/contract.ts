@@ -1795,6 +1795,16 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.deleteSkill('p', 'skill-ruff')).toBe(true);
         expect((await store.listForgotten('p')).map((f) => f.id)).toEqual(['skill-old-ruff']);
       });
+      test("a forgotten session's tombstone is found by its id, and is no instinct's or skill's", async () => {
+        const store = await fresh();
+        expect(await store.forgottenSessions('p', ['s1'])).toEqual([]);
+        await store.recordForgottenSession('p', 's1', T0);
+        await store.recordForgottenSession('p', 's1', T0 + 1);
+        await store.recordForgottenSession('q', 's2', T0);
+        expect(await store.forgottenSessions('p', ['s2', 's1', 'x'])).toEqual(['s1']);
+        expect(await store.forgottenSessions('p', [])).toEqual([]);
+        expect(await store.listForgotten('p')).toEqual([]);
+      });
       test('an evolve that read an item before a forget does not bring it back (walk 13, two machines)', async () => {
         const store = await fresh();
         const ids = ['obs-a', 'obs-b'];

@@ -750,6 +750,9 @@ export interface ForgottenRecord {
   at: EpochMs;
 }
 
+/** The id of a forgotten session's tombstone: never an instinct's or skill's id. */
+export const sessionTombstoneId = (session: string): string => `session:${session}`;
+
 /** What evolve derives from observations: instincts and skills. */
 export interface LearningStore {
   /**
@@ -861,6 +864,13 @@ export interface HookQueueStore {
    * that a spool file queued again is not learned. True when the session had a state or an event.
    */
   forgetHookSession(scope: string, session: string): Promise<boolean>;
+  /**
+   * Records a forgotten session's tombstone (table `forgotten`, kind `session`, id {@link sessionTombstoneId}): a turn
+   * of it still in another machine's spool is dropped where it is learned (walk 13). Never listed by listForgotten.
+   */
+  recordForgottenSession(scope: string, session: string, at: EpochMs): Promise<void>;
+  /** Those of `sessions` that have a tombstone (forgotten), in one query. */
+  forgottenSessions(scope: string, sessions: readonly string[]): Promise<string[]>;
   /**
    * The sessions of the scope with a hook turn or state whose id starts with `prefix` (as strings: every character of
    * `prefix`, none taken as a pattern). `forget` of a turn's run finds a long session from its run id's label with it.

@@ -530,6 +530,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       );
     `,
   },
+  {
+    version: 23,
+    description:
+      "a forgotten Claude Code session's tombstone (kind 'session'): a turn of it still in another machine's spool " +
+      'is dropped where it is learned, not learned again',
+    sql: `
+      ALTER TABLE forgotten DROP CONSTRAINT IF EXISTS forgotten_kind_check;
+      ALTER TABLE forgotten ADD CONSTRAINT forgotten_kind_check CHECK (kind IN ('instinct', 'skill', 'session'));
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

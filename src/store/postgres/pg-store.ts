@@ -49,6 +49,7 @@ import {
   countsOf,
 } from '../rows.js';
 import {
+  sessionTombstoneId,
   TABLES,
   type AppendReport,
   type ChangeSet,
@@ -1557,7 +1558,7 @@ export class PgStore implements Store {
   ): Promise<ForgottenRecord[]> {
     if (options.names?.length === 0) return [];
     const rows = await this.#rows(
-      `SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = $1
+      `SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = $1 AND f.kind IN ('instinct', 'skill')
          AND ($2::text IS NULL OR f.kind = $2) AND ($3::text[] IS NULL OR f.name = ANY($3::text[]))
          AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = $1 AND s.name = f.name))
          AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = $1 AND i.slug = f.name))
@@ -1963,6 +1964,23 @@ export class PgStore implements Store {
       );
       return (state.rowCount ?? 0) + (events.rowCount ?? 0) > 0;
     });
+  }
+
+  async recordForgottenSession(scope: string, session: string, at: number): Promise<void> {
+    await this.#pool.query(
+      `INSERT INTO forgotten (scope, id, kind, name, at) VALUES ($1, $2, 'session', $3, $4)
+       ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`,
+      [scope, sessionTombstoneId(session), session, at],
+    );
+  }
+
+  async forgottenSessions(scope: string, sessions: readonly string[]): Promise<string[]> {
+    if (sessions.length === 0) return [];
+    const rows = await this.#rows(
+      `SELECT name FROM forgotten WHERE scope = $1 AND kind = 'session' AND name = ANY($2::text[]) ORDER BY name`,
+      [scope, [...sessions]],
+    );
+    return rows.map((r) => String(r.name));
   }
 
   async hookSessionsStartingWith(scope: string, prefix: string): Promise<string[]> {

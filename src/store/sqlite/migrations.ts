@@ -653,6 +653,27 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 23,
+    description:
+      "a forgotten Claude Code session's tombstone (kind 'session'): a turn of it still in another machine's spool " +
+      'is dropped where it is learned, not learned again',
+    sql: `
+      DROP TABLE IF EXISTS forgotten_23;
+      CREATE TABLE forgotten_23 (
+        scope TEXT NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('instinct', 'skill', 'session')),
+        name TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (scope, id)
+      ) WITHOUT ROWID;
+      INSERT INTO forgotten_23 (scope, id, kind, name, at) SELECT scope, id, kind, name, at FROM forgotten;
+      DROP TABLE forgotten;
+      ALTER TABLE forgotten_23 RENAME TO forgotten;
+      CREATE INDEX IF NOT EXISTS forgotten_name ON forgotten (scope, kind, name);
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -51,6 +51,7 @@ import {
 } from '../rows.js';
 import {
   TABLES,
+  sessionTombstoneId,
   type AppendReport,
   type ChangeSet,
   type DailyActivity,
@@ -1314,6 +1315,7 @@ export class SqliteStore implements Store {
     const names = options.names === undefined ? '' : 'AND f.name IN (SELECT value FROM json_each(@names))';
     const rows = this.#stmt(`
       SELECT f.id, f.kind, f.name, f.at FROM forgotten f WHERE f.scope = @scope ${kind} ${names}
+        AND f.kind IN ('instinct', 'skill')
         AND NOT (f.kind = 'skill' AND EXISTS (SELECT 1 FROM skills s WHERE s.scope = @scope AND s.name = f.name))
         AND NOT (f.kind = 'instinct' AND EXISTS (SELECT 1 FROM instincts i WHERE i.scope = @scope AND i.slug = f.name))
       ORDER BY f.kind, f.name, f.id`).all({
@@ -1766,6 +1768,27 @@ export class SqliteStore implements Store {
       ).run(Date.now(), scope, session);
       return state.changes + events.changes > 0;
     });
+  }
+
+  async recordForgottenSession(scope: string, session: string, at: number): Promise<void> {
+    this.#write(() =>
+      this.#stmt(`
+        INSERT INTO forgotten (scope, id, kind, name, at) VALUES (?, ?, 'session', ?, ?)
+        ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`).run(
+        scope,
+        sessionTombstoneId(session),
+        session,
+        at,
+      ),
+    );
+  }
+
+  async forgottenSessions(scope: string, sessions: readonly string[]): Promise<string[]> {
+    if (sessions.length === 0) return [];
+    const rows = this.#stmt(`
+      SELECT name FROM forgotten WHERE scope = ? AND kind = 'session'
+        AND name IN (SELECT value FROM json_each(?)) ORDER BY name`).all(scope, json([...sessions])) as Row[];
+    return rows.map((r) => String(r.name));
   }
 
   async hookSessionsStartingWith(scope: string, prefix: string): Promise<string[]> {
