@@ -256,6 +256,23 @@ describe('writeSkillFile and writeInstinctFile', () => {
     expect(after.match(/credence:begin/g)).toHaveLength(1);
   });
 
+  it('keeps a description edited by hand in a file it made, and updates one it finds as it wrote it', () => {
+    const { path } = writeSkillFile({ root }, testsBeforeCommit);
+    const file = join(root, path);
+    const described = (text: string) => ({ ...testsBeforeCommit, description: text, updatedAt: AT + DAY });
+    // Untouched: Credence's new description goes into the front matter and its section.
+    expect(writeSkillFile({ root }, described('Rules for committing.')).changed).toBe(true);
+    expect(frontMatter(readFileSync(file, 'utf8')).get('description')).toBe('"Rules for committing."');
+    const edited = readFileSync(file, 'utf8').replace(/^description: .*$/m, 'description: Our commit policy');
+    writeFileSync(file, edited);
+    // Edited: the writer's front matter stays, byte for byte, whatever Credence would write.
+    expect(writeSkillFile({ root }, described('Rules for committing.'))).toEqual({ path, changed: false });
+    expect(writeSkillFile({ root }, described('Rules for commits and CI.')).changed).toBe(true);
+    const after = readFileSync(file, 'utf8');
+    expect(after.split('\n').slice(0, 4)).toEqual(edited.split('\n').slice(0, 4));
+    expect(after).toContain('\nRules for commits and CI.\n');
+  });
+
   it('keeps an instinct file hand edit when its confidence changes, and its unknown front-matter keys', () => {
     const { path } = writeInstinctFile({ root }, camelCase);
     const file = join(root, path);

@@ -1,12 +1,12 @@
 /**
  * @module engine/learning/skill-files
- * The files evolve writes (SPEC §6, seed 004): `instincts/<slug>.md`, `skills/<name>/SKILL.md` (Agent
- * Skills format: front matter `name`, see core/learning/slug, and `description`) and the evolution log,
- * under configurable folders inside the project root, never outside it. Credence owns one marked section
- * (`<!-- credence:begin … -->` … `end`) and a few front-matter keys; all else a human wrote is kept, and
- * broken markers are refused (`INVALID_INPUT`). Unchanged content (the update time aside) is not
- * rewritten. Texts are one line and scrubbed. `..` or a link leading out is `PATH_OUTSIDE_ROOT`; writes
- * are atomic (`O_EXCL | O_NOFOLLOW` temp, rename); not covered: a folder swapped for a link meanwhile.
+ * The files evolve writes (SPEC §6, seed 004): `instincts/<slug>.md`, `skills/<name>/SKILL.md` (Agent Skills
+ * format: front matter `name`, see core/learning/slug, and `description`) and the evolution log, in folders inside
+ * the project root, never outside it. Credence owns one marked section (`<!-- credence:begin … -->` … `end`) and a
+ * few front-matter keys until someone edits one; all else a human wrote is kept; broken markers are refused
+ * (`INVALID_INPUT`). Unchanged content (the update time aside) is not rewritten; texts are one line, scrubbed.
+ * `..` or a link out is `PATH_OUTSIDE_ROOT`; writes are atomic (`O_EXCL | O_NOFOLLOW` temp, rename; not covered: a
+ * folder swapped for a link meanwhile).
  */
 
 import {
@@ -402,9 +402,10 @@ function instinctParts(instinct: InstinctFileData, layout: SkillFileLayout): Own
  * A skill's parts. In a file someone wrote by hand (`handWritten`: text of its own outside the owned
  * section), Credence's section is headed as its additions and holds no title or description of its own,
  * and the front-matter keys the file already has (its `name`, its `description`) are the writer's: only
- * a missing one is added.
+ * a missing one is added. In a file Credence made (`existing`), a key someone changed since is theirs too
+ * (`editedKeys`): Credence writes it only where it is missing or still as Credence last wrote it.
  */
-function skillParts(skill: SkillFileData, handWritten?: ManagedDocument): OwnedParts {
+function skillParts(skill: SkillFileData, handWritten?: ManagedDocument, existing?: ManagedDocument): OwnedParts {
   requireName('name', skill.name);
   const description = skillDescription(skill.description);
   const confidence = requireConfidence('confidence', skill.confidence);
@@ -435,12 +436,35 @@ function skillParts(skill: SkillFileData, handWritten?: ManagedDocument): OwnedP
     ['name', `name: ${yamlName(skill.name)}`],
     ['description', `description: ${yamlString(description)}`],
   ];
-  const theirs = new Set((handWritten?.frontMatter ?? []).map((entry) => entry.key));
+  const theirs = new Set([
+    ...(handWritten?.frontMatter ?? []).map((entry) => entry.key),
+    ...(existing === undefined ? [] : editedKeys(existing, skill.name)),
+  ]);
   const ownedKeys = SKILL_KEYS.filter((key) => !theirs.has(key));
   return { frontMatter: frontMatter.filter(([key]) => ownedKeys.includes(key)), ownedKeys, section };
 }
 
 const ADDITIONS_HEADING = '## Learned by Credence';
+
+/**
+ * The front-matter keys of a file Credence made that someone changed since (walk 12, item 1: a description edited by
+ * hand was written back by the next evolve): `name` when it is not the folder's name as Credence writes it,
+ * `description` when it is not the one Credence last wrote, which its section keeps under the title. A key present
+ * twice, or a description whose section no longer shows Credence's, is kept as it is too.
+ */
+function editedKeys(doc: ManagedDocument, name: string): string[] {
+  const section = doc.section ?? [];
+  const wrote = section[0]?.startsWith('# ') === true && section[1] === '' ? section[2] : undefined;
+  const written = new Map([
+    ['name', `name: ${yamlName(name)}`],
+    ['description', wrote === undefined ? undefined : `description: ${yamlString(wrote)}`],
+  ]);
+  return SKILL_KEYS.filter((key) => {
+    const entries = (doc.frontMatter ?? []).filter((entry) => entry.key === key);
+    if (entries.length === 0) return false;
+    return entries.length > 1 || entries[0]?.lines.join('\n') !== written.get(key);
+  });
+}
 
 /**
  * Whether a skill file is someone's own: found with text and without Credence's section (its first rule
@@ -696,7 +720,7 @@ export function writeSkillFile(layoutOptions: SkillFileLayoutOptions, skill: Ski
   const layout = skillFileLayout(layoutOptions);
   skillParts(skill);
   const parts = (doc: ManagedDocument | undefined) =>
-    skillParts(skill, doc !== undefined && writtenByHand(doc) ? doc : undefined);
+    doc !== undefined && writtenByHand(doc) ? skillParts(skill, doc) : skillParts(skill, undefined, doc);
   return writeOwned(layout, `${layout.skillsDir}/${skill.name}`, 'SKILL.md', parts, layoutOptions.files);
 }
 
