@@ -239,12 +239,20 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   }));
   const byId = new Map(observations.map((o) => [o.id, o]));
   const grouping = groupObservations(items);
-  const contradictions = detectContradictions(items, grouping.groups);
   const [instincts, skills, feedback] = await Promise.all([
     store.listInstincts(scope),
     store.listSkills(scope),
     store.listFeedback(scope),
   ]);
+  // What the reader finds contradicting each group (`read`), but for the evidence of what was learned before this run:
+  // an observation learned as support of an instinct or skill is not read against another (walk 12, item 2: once the
+  // user changed their mind, the old "use tabs" is what the new "use spaces" replaced, not a contradiction of it).
+  const learnedEvidence = new Set([...instincts, ...skills].flatMap((x) => x.evidence));
+  const read = detectContradictions(items, grouping.groups);
+  const contradictions = read.map((c) => ({
+    ...c,
+    contradictions: c.contradictions.filter((x) => !learnedEvidence.has(x.id)),
+  }));
   const report: EvolveReport = {
     now: new Date(now).toISOString(),
     dryRun: options.dryRun === true,
@@ -306,7 +314,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const validated: ShownRecord[] = [];
   const seenAgain = (kind: 'instinct' | 'skill', learned: InstinctRecord | SkillRecord, fresh: string[]) => {
     const newest = fresh.map((id) => byId.get(id)).sort((a, b) => (b?.timestamp ?? 0) - (a?.timestamp ?? 0))[0];
-    if (newest === undefined || contradicting.has(newest.id)) return;
+    if (newest === undefined) return;
     const at = Math.min(now, newest.timestamp);
     validated.push({
       id: `sh-seen-${learned.id}-${newest.id}`,
@@ -384,9 +392,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // Skills someone wrote in the skills folder: a new rule on the same topic goes into one of them.
   const handWritten = await handWrittenTopics(ctx.embedder, options.layout, skills);
 
-  const contradicting = new Set(contradictions.flatMap((c) => c.contradictions.map((x) => x.id)));
+  // The groups each observation contradicts: it is evidence against them and for none of theirs.
+  const contradicted = new Map<string, Set<number>>();
+  for (const [g, c] of contradictions.entries())
+    for (const x of c.contradictions) contradicted.set(x.id, (contradicted.get(x.id) ?? new Set()).add(g));
   // Groups learned by nothing, read again after the others; their contradictions found no learned item of theirs.
-  const deferred: [number, ObservationGroup][] = [];
+  const deferred: ReadUnit[] = [];
   const unrouted: Unrouted[] = [];
   // Instincts made or updated by this run (the record is written at the end, with its final confidence).
   const learnedInstincts = new Map<
@@ -532,13 +543,15 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       why: `${wordings.length} wordings of one habit${words.length > 0 ? `, sharing ${words.join(', ')}` : ''}`,
     });
   };
-  const readGroup = async (g: number, group: ObservationGroup, final: boolean): Promise<void> => {
+  const readGroup = async (unit: ReadUnit, final: boolean): Promise<void> => {
+    const { g, group, against, apart } = unit;
     const members = group.ids.map((id) => byId.get(id)).filter((o): o is ObservationRecord => o !== undefined);
     const latest = Math.max(...members.map((o) => o.timestamp));
-    const against = contradictions[g]?.contradictions ?? [];
     // A contradiction is evidence against the group it opposes and for none: a group it sits in (another split
-    // of the same habit) neither counts it nor takes its words for a rule.
-    const supporting = members.filter((o) => !contradicting.has(o.id));
+    // of the same habit) neither counts it nor takes its words for a rule. One of its own group's camps is read apart.
+    const supporting = members.filter((o) =>
+      [...(contradicted.get(o.id) ?? [])].every((x) => apart !== undefined && x === g),
+    );
     // Only the user's own words and Credence's templates word a rule: a tool's output and an agent's
     // notes may count as a pattern's evidence, never as its text (issue 17, red-team 2).
     const wording = supporting.filter((o) => isRuleSource(observationSource(o.tags)));
@@ -548,7 +561,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       report.ignored.push({
         ids: group.ids,
         text: group.label,
-        why: `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule`,
+        why: members.some((o) => isRuleSource(observationSource(o.tags)))
+          ? "every observation in the user's own words here contradicts a pattern: read against it, not as a rule"
+          : `no observation in the user's own words (${sources}): tool output and agent notes are data, never a rule`,
       });
       return;
     }
@@ -574,7 +589,10 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     // is thus what the next run over the same data finds, whatever order the groups were read in.
     const instinctByEvidence = sharingEvidence(instincts, evidence);
     const skillByEvidence = sharingEvidence(skills, evidence);
-    const otherSlot = (c: InstinctRecord | SkillRecord) => slotsOf()(label, 'text' in c ? [c.text] : skillRules(c));
+    // Never what the other camp of its group is learned as (a changed mind is not the rule it replaces).
+    const otherSlot = (c: InstinctRecord | SkillRecord) =>
+      (apart !== undefined && c.evidence.some((id) => apart.has(id))) ||
+      slotsOf()(label, 'text' in c ? [c.text] : skillRules(c));
     const instinctMatch =
       instinctByEvidence ??
       (skillByEvidence === undefined
@@ -676,21 +694,21 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       // Learned by nothing yet: read again once every group is, when a skill made from a smaller group of the same
       // habit may be what it is (as the next run would read it).
       if (!final && instinctMatch === undefined) {
-        deferred.push([g, group]);
+        deferred.push(unit);
         return;
       }
       report.contradictions.push(...contradictionEntries);
-      // Its contradictions go to the learned instinct or skill of its habit (below), else they held it back.
+      // Its contradictions go to the learned instinct or skill of its habit (below), else they held it back; those of a
+      // camp are the other camp's words, which are that habit.
       if (instinctMatch === undefined)
-        for (const [k, c] of against.entries())
-          unrouted.push({
-            contradiction: c,
-            entry: contradictionEntries[k] as ContradictionEntry,
-            evidence,
-            vector: labelVector,
-            unopposed,
-            confidence,
-          });
+        for (const [k, c] of against.entries()) {
+          const entry = contradictionEntries[k] as ContradictionEntry;
+          if (apart?.has(c.id) === true) {
+            entry.heldBack = { before: unopposed, after: confidence };
+            continue;
+          }
+          unrouted.push({ contradiction: c, entry, evidence, vector: labelVector, unopposed, confidence });
+        }
       const why = [
         ...significance.reasons,
         ...(confidence < minConfidence ? [`confidence ${confidence.toFixed(2)} below ${minConfidence}`] : []),
@@ -841,8 +859,21 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           : undefined,
     });
   };
-  for (const [g, group] of ordered) await readGroup(g, group, false);
-  for (const [g, group] of deferred) await readGroup(g, group, true);
+  const known = {
+    at: (id: string) => byId.get(id)?.timestamp ?? now,
+    text: (id: string) => byId.get(id)?.observation ?? id,
+    learned: learnedEvidence,
+  };
+  for (const [g, group] of ordered)
+    for (const unit of readUnits(
+      g,
+      group,
+      read[g]?.contradictions ?? [],
+      contradictions[g]?.contradictions ?? [],
+      known,
+    ))
+      await readGroup(unit, false);
+  for (const unit of deferred) await readGroup(unit, true);
   const categoryOf = (skill: SkillRecord) =>
     patternCategory(
       skill.evidence.flatMap((e) => {
@@ -1047,6 +1078,90 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
 }
 
 type ContradictionEntry = EvolveReport['contradictions'][number];
+
+/** A group as evolve reads it: a whole group, or one camp of a group whose members contradict one another. */
+interface ReadUnit {
+  /** The group's index in the grouping. */
+  g: number;
+  group: ObservationGroup;
+  /** The contradictions read against it (none from the evidence of what was learned before the run). */
+  against: readonly Contradiction[];
+  /** For a camp: the other camp's ids, whose words are its contradictions (never routed elsewhere). */
+  apart?: ReadonlySet<string>;
+}
+
+/** Fewest observations of a camp saying the opposite of its group's rule for it to be read as a pattern of its own. */
+const CAMP_MIN = 3;
+
+/**
+ * How a group is read (walk 12, item 2): whole, unless some of its members contradict others of it ("use spaces, not
+ * tabs" joined "use tabs, not spaces" by its words) and the camp against the rule holds `CAMP_MIN` observations, or
+ * some learned before. Then its two camps are read apart, each a pattern of its own. Each member the reader found
+ * contradicting another (`read`, learned evidence too) is in the camp opposite the member it opposes, the others in
+ * the first camp (the oldest member's when every member contradicts another). A camp's contradictions are the other
+ * camp's observations said since its own first one and not learned before (a changed mind: what the user said since
+ * replaces what they said before, never the other way round); the first camp also takes the group's contradictions
+ * from outside it (`against`).
+ */
+function readUnits(
+  g: number,
+  group: ObservationGroup,
+  read: readonly Contradiction[],
+  against: readonly Contradiction[],
+  known: { at: (id: string) => number; text: (id: string) => string; learned: ReadonlySet<string> },
+): ReadUnit[] {
+  const whole = [{ g, group, against }];
+  const members = new Set(group.ids);
+  const inside = read.filter((c) => members.has(c.id) && members.has(c.opposes));
+  if (inside.length === 0) return whole;
+  const side = new Map<string, 0 | 1>();
+  const contradicting = new Set(inside.map((c) => c.id));
+  for (const id of group.ids) if (!contradicting.has(id)) side.set(id, 0);
+  for (;;) {
+    let moved = false;
+    for (const c of inside) {
+      const x = side.get(c.id);
+      const y = side.get(c.opposes);
+      if (x === undefined && y !== undefined) side.set(c.id, y === 0 ? 1 : 0);
+      else if (y === undefined && x !== undefined) side.set(c.opposes, x === 0 ? 1 : 0);
+      else continue;
+      moved = true;
+    }
+    if (moved) continue;
+    const first = group.ids.find((id) => !side.has(id));
+    if (first === undefined) break;
+    side.set(first, 0);
+  }
+  const [one, two] = [group.ids.filter((id) => side.get(id) === 0), group.ids.filter((id) => side.get(id) === 1)];
+  if (one.length === 0 || (two.length < CAMP_MIN && !two.some((id) => known.learned.has(id)))) return whole;
+  const camp = (ids: readonly string[]): ObservationGroup => {
+    const representative = ids.includes(group.representative) ? group.representative : (ids[0] as string);
+    return { ids: [...ids], representative, label: known.text(representative) };
+  };
+  const [first, second] = [camp(one), camp(two)];
+  const found = new Map(read.map((c) => [c.id, c]));
+  const versus = (from: ObservationGroup, to: ObservationGroup): Contradiction[] => {
+    const since = Math.min(...to.ids.map(known.at));
+    return from.ids.flatMap((id) => {
+      if (known.learned.has(id) || known.at(id) < since) return [];
+      const c = found.get(id);
+      const opposes = c !== undefined && to.ids.includes(c.opposes) ? c.opposes : to.representative;
+      const reason = c?.reason ?? `said since, it says the opposite of ${JSON.stringify(to.label)}`;
+      return [{ id, timestamp: known.at(id), kind: c?.kind ?? 'correction', reason, opposes }];
+    });
+  };
+  return [
+    {
+      g,
+      group: first,
+      against: [...against.filter((c) => !members.has(c.id)), ...versus(second, first)].sort(
+        (a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1),
+      ),
+      apart: new Set(two),
+    },
+    { g, group: second, against: versus(first, second), apart: new Set(one) },
+  ];
+}
 
 /** A contradiction of a group nothing learned, waiting for the learned instinct or skill of its habit. */
 interface Unrouted {

@@ -1,0 +1,115 @@
+/**
+ * A changed mind (walk 12, item 2): the user reverses a rule Credence learned ("actually, use spaces, not tabs"). Each
+ * reversal takes 0.3 from the old skill, whatever else its group holds, the old skill is withdrawn below 0.5, and the
+ * new rule is learned as a pattern of its own once said three times; the report says what happened.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { movableProjects } from '../../../test/projects.js';
+import { formatEvolveReport } from './evolve.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-02T09:00:00Z');
+const setup = movableProjects('credence-evolve-changed-mind-', T0);
+
+const said = (text: string, at: number) => ({
+  timestamp: new Date(at).toISOString(),
+  type: 'correction' as const,
+  observation: text,
+  confidence: 0.7,
+  tags: ['hook', 'correction', 'source:user'],
+});
+
+const TABS = ['Use tabs, not spaces.', 'Use tabs, not spaces.', 'Never indent with spaces — tabs.'];
+const SPACES = [
+  'actually, use spaces, not tabs — we moved to prettier defaults',
+  'use spaces instead of tabs now',
+  'no, use spaces instead of tabs from now on',
+];
+
+describe('a rule the user reversed', () => {
+  it('said three times in one session: the old skill loses 0.3 a time and goes, the new one is learned', async () => {
+    const { root, store, at } = setup();
+    const first = await at(T0 + 2 * DAY + 3_600_000);
+    await first.observe(TABS.map((text, k) => said(text, T0 + k * DAY)));
+    const tabs = (await first.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
+    expect(tabs?.confidence).toBeGreaterThan(0.9);
+    const tabsFile = join(root, tabs?.file as string);
+    expect(existsSync(tabsFile)).toBe(true);
+
+    const later = await at(T0 + 14 * DAY + 3_600_000);
+    await later.observe(SPACES.map((text, k) => said(text, T0 + 14 * DAY + k * 60_000)));
+    const report = await later.evolve({ skillsDir: 'skills' });
+    const text = formatEvolveReport(report);
+    expect(text).not.toContain("no observation in the user's own words");
+    // One −0.3 per reversal, on the tabs skill.
+    expect(report.contradictions.map((c) => [c.text, c.applied?.to, c.applied?.delta])).toEqual(
+      SPACES.map((s) => [s, tabs?.id, -0.3]),
+    );
+    const events = await store.listFeedback('s', tabs?.id as string);
+    expect(events.map((e) => e.kind)).toEqual(['contradiction', 'contradiction', 'contradiction']);
+    // Below 0.5: no longer learned, its file withdrawn, said in the report.
+    expect(existsSync(tabsFile)).toBe(false);
+    expect(report.ignored).toContainEqual(
+      expect.objectContaining({ why: expect.stringMatching(/^skill tabs at 0\.01 below 0\.5; .*its file withdrawn$/) }),
+    );
+    // The new rule, from the three reversals, is a skill of its own with its file.
+    const spaces = report.skillsUpdated.find((s) => s.id !== tabs?.id);
+    expect(spaces).toMatchObject({ created: true, rule: SPACES[0] });
+    expect((await store.listSkills('s')).find((k) => k.id === spaces?.id)?.evidence).toHaveLength(3);
+    expect(existsSync(join(root, spaces?.file as string))).toBe(true);
+
+    // Run again a week later: nothing more is taken, the new skill stays, the old one stays withdrawn.
+    const again = await (await at(T0 + 21 * DAY)).evolve({ skillsDir: 'skills' });
+    expect(again.contradictions.filter((c) => c.applied !== undefined)).toEqual([]);
+    expect(await store.listFeedback('s', tabs?.id as string)).toHaveLength(3);
+    expect(await store.listFeedback('s', spaces?.id as string)).toEqual([]);
+    expect(existsSync(join(root, spaces?.file as string))).toBe(true);
+    expect(existsSync(tabsFile)).toBe(false);
+  });
+
+  it('said once per run: each lowers the old skill once, and the third makes the new rule', async () => {
+    const { root, store, at } = setup();
+    const first = await at(T0 + 2 * DAY + 3_600_000);
+    const RG = ['Always use rg instead of grep', 'Always use rg instead of grep', 'always use rg instead of grep!!'];
+    await first.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    const rg = (await first.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
+    const GIT_GREP = [
+      "actually, don't use rg anymore, use git grep",
+      'use git grep instead of rg',
+      'no, use git grep instead of rg',
+    ];
+    const reports = [];
+    for (const [k, text] of GIT_GREP.entries()) {
+      const t = T0 + (16 + 2 * k) * DAY;
+      const c = await at(t + 3_600_000);
+      await c.observe([said(text, t)]);
+      reports.push(await c.evolve({ skillsDir: 'skills' }));
+    }
+    expect(await store.listFeedback('s', rg?.id as string)).toHaveLength(3);
+    expect(existsSync(join(root, rg?.file as string))).toBe(false);
+    const [, , last] = reports;
+    const learned = [...(last?.skillsUpdated ?? []), ...(last?.newInstincts ?? [])].filter((x) => x.id !== rg?.id);
+    expect(learned).toHaveLength(1);
+    const gitGrep = learned[0]?.id as string;
+    const record = [...(await store.listSkills('s')), ...(await store.listInstincts('s'))].find(
+      (x) => x.id === gitGrep,
+    );
+    expect(new Set(record?.evidence.map((id) => id))).toHaveProperty('size', 3);
+  });
+
+  it('both habits new in one run: what was said since is learned, what it replaced is held back', async () => {
+    const { store, at } = setup();
+    const c = await at(T0 + 20 * DAY);
+    await c.observe([
+      ...TABS.map((text, k) => said(text, T0 + k * DAY)),
+      ...SPACES.map((text, k) => said(text, T0 + 18 * DAY + k * 60_000)),
+    ]);
+    const report = await c.evolve({ skillsDir: 'skills' });
+    expect(formatEvolveReport(report)).not.toContain("no observation in the user's own words");
+    const skills = await store.listSkills('s');
+    expect(skills.map((k) => k.description)).toEqual([SPACES[0]]);
+    expect(report.contradictions.every((x) => SPACES.includes(x.text) && x.heldBack !== undefined)).toBe(true);
+  });
+});
