@@ -8,7 +8,6 @@
  * command-like text (rule-trust); decisions (the user's own corrections and preferences, newest first); the active
  * skills and strong instincts (≥ 0.7). Every text is data: control characters and line breaks become spaces.
  */
-import { LEARNED_KIND_THRESHOLDS } from '../core/learning/bands.js';
 import { commandLike, observationSource } from '../core/learning/rule-trust.js';
 import { plainField } from '../core/recall/prompt-snippets.js';
 import type {
@@ -20,8 +19,7 @@ import type {
   LearningStore,
   ObservationStore,
 } from '../store/types.js';
-import { emittableSkill, eventIdsOn, instinctHeld } from './learning/held.js';
-import { currentSkillConfidence } from './learning/skill-confidence.js';
+import { loadedLearning } from './learning/held.js';
 
 export const SESSION_SUMMARY_LIMITS = Object.freeze({
   /** The whole text. @default 1500 */
@@ -352,37 +350,12 @@ async function recentLines(ctx: SessionSummaryContext): Promise<string[]> {
 
 /** The active skills and strong instincts, strongest first, as lines (held rules left out). */
 export async function learnedLines(ctx: Omit<SessionSummaryContext, 'root'>): Promise<string[]> {
-  const [skills, instincts, feedback] = await Promise.all([
-    ctx.store.listSkills(ctx.scope),
-    ctx.store.listInstincts(ctx.scope),
-    ctx.store.listFeedback(ctx.scope),
-  ]);
-  const active = skills
-    .map((s) => ({
-      s,
-      confidence: currentSkillConfidence(
-        s,
-        ctx.now,
-        feedback.filter((f) => f.targetId === s.id).map((f) => ({ id: f.id, kind: f.kind })),
-      ),
-    }))
-    .filter((x) => x.confidence >= LEARNED_KIND_THRESHOLDS.skill)
-    .flatMap((x) => {
-      const shown = emittableSkill(x.s, eventIdsOn(feedback, x.s.id));
-      return shown === undefined ? [] : [{ ...x, rules: shown.rules }];
-    })
-    .sort((a, b) => b.confidence - a.confidence || byText(a.s.name, b.s.name));
-  const strong = instincts
-    .filter(
-      (i) =>
-        i.status === 'active' &&
-        i.confidence >= LEARNED_KIND_THRESHOLDS.skill &&
-        !instinctHeld(i, eventIdsOn(feedback, i.id)),
-    )
-    .sort((a, b) => b.confidence - a.confidence || byText(a.slug, b.slug));
+  const loaded = await loadedLearning(ctx.store, ctx.scope, ctx.now);
+  const active = [...loaded.skills].sort((a, b) => b.confidence - a.confidence || byText(a.skill.name, b.skill.name));
+  const strong = [...loaded.instincts].sort((a, b) => b.confidence - a.confidence || byText(a.slug, b.slug));
   return [
     ...active.map(
-      ({ s, rules, confidence }) =>
+      ({ skill: s, rules, confidence }) =>
         `- [SKILL] ${plainField(s.name)}: ${rules.map(plainField).join('; ')} [confidence:${confidence.toFixed(2)}]`,
     ),
     ...strong.map((i) => `- [INSTINCT] ${plainField(i.text)} [confidence:${i.confidence.toFixed(2)}]`),

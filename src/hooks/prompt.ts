@@ -7,12 +7,15 @@
  * as a `shown` event. It opens the database read-only, so it never waits for a write lock. Recall here ranks the
  * BM25 hits alone, without the embedding index (too slow for a hook); docs/claude-code.md measures what that costs.
  */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { withinLimit } from '../core/limits.js';
 import { distinctiveIdentifiers, namesIdentifier } from '../core/outcome-follower.js';
 import { chooseContext } from '../core/recall/agent-context.js';
 import { formatPromptSnippets, formatSnippetLine, type SnippetLine } from '../core/recall/prompt-snippets.js';
 import { scrubText } from '../core/security/scrub.js';
 import { buildFtsQuery } from '../core/text/fts-query.js';
+import { loadedLearning } from '../engine/learning/held.js';
 import { recall, type RecallResult } from '../engine/recall/recall.js';
 import { resolveScope } from '../platform/git-scope.js';
 import type { ShownRecord, Store } from '../store/types.js';
@@ -47,13 +50,16 @@ export type PromptShown = ShownRecord & { identifiers: string[] };
  * The text for a prompt ('' when nothing is relevant: no result recall labels high or medium, once the
  * user's own past prompts are left out) and the shown records of its lines (surface `recall`, the prompt
  * as their query, scrubbed), for the caller to keep. Plain text, a snippet of each memory
- * (core/recall/prompt-snippets).
+ * (core/recall/prompt-snippets). Of instincts and skills, only those a session start loads (walk 12, item 4: a
+ * skill withdrawn below 0.5 was still offered, naming its deleted file), their file named only when the project's
+ * folder (`root`, asked only then) holds it.
  */
 export async function promptContext(
   store: Store,
   scope: string,
   given: string,
   now: number,
+  root: () => string | undefined = () => undefined,
 ): Promise<{ context: string; shown: PromptShown[] }> {
   if (given.trim() === '') return { context: '', shown: [] };
   // A long prompt is cut to the query limit for recall (issue 17): the hook never fails on it.
@@ -70,9 +76,11 @@ export async function promptContext(
     .filter((r) => (r.label === 'high' || r.label === 'medium') && !echoesPrompt(r))
     // The same thing observed again (same kind, title and text) is said once.
     .filter((r, i, all) => all.findIndex((o) => sameText(o, r)) === i);
+  const loaded = await loadedIds(store, scope, now, ranked);
+  const offered = ranked.filter((r) => !learned(r) || loaded.has(r.id));
   // Superseded memories left out but for a question about the past, marked; conflicts marked: chosen as every
   // surface chooses (core/recall/agent-context, issue 23).
-  const chosen = chooseContext(ranked, prompt, now).slice(0, PROMPT_CONTEXT_LIMIT);
+  const chosen = chooseContext(offered, prompt, now).slice(0, PROMPT_CONTEXT_LIMIT);
   const results = chosen.map((c) => c.result);
   if (results.length === 0) return { context: '', shown: [] };
   const query = scrubText(prompt).text;
@@ -83,7 +91,7 @@ export async function promptContext(
     title: r.title,
     text: r.text ?? '',
     label: r.label,
-    ...(r.path === null ? {} : { path: r.path }),
+    ...(r.path === null || (learned(r) && !heldBy(root, r.path)) ? {} : { path: r.path }),
     ...(line.note === undefined ? {} : { note: line.note }),
   }));
   // What each shown line names that the prompt does not (issue 24): the calls of the turn that name it use it.
@@ -102,6 +110,21 @@ export async function promptContext(
       identifiers: identifiers(lines[i] as SnippetLine),
     })),
   };
+}
+
+const learned = (r: Pick<RecallResult, 'kind'>): boolean => r.kind === 'skill' || r.kind === 'instinct';
+
+/** The ids of the instincts and skills a session start loads, read only when recall found some. */
+async function loadedIds(store: Store, scope: string, now: number, ranked: readonly RecallResult[]) {
+  if (!ranked.some(learned)) return new Set<string>();
+  const loaded = await loadedLearning(store, scope, now);
+  return new Set([...loaded.skills.map((s) => s.skill.id), ...loaded.instincts.map((i) => i.id)]);
+}
+
+/** Whether `root` holds the file at root-relative `path` (a learned item's file: no path to a file that is gone). */
+function heldBy(root: () => string | undefined, path: string): boolean {
+  const folder = isAbsolute(path) ? undefined : root();
+  return folder !== undefined && existsSync(join(folder, path));
 }
 
 /**
@@ -137,13 +160,17 @@ export async function runPromptHook(
     }
   }
   try {
-    const scope = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE }).scope;
+    const resolved = resolveScope({ cwd: p.cwd, override: env.CREDENCE_SCOPE });
+    const scope = resolved.scope;
+    // The project's folder (its git top-level, else the session's), looked up only for a learned item's file.
+    const root = () => resolved.root ?? resolveScope({ cwd: p.cwd }).root ?? p.cwd;
     store = await openHookStore(where.path, env, { read: true });
     const { context, shown } = await promptContext(
       store,
       scope,
       typeof p.raw.prompt === 'string' ? p.raw.prompt : '',
       now,
+      root,
     );
     if (context !== '') {
       const output = { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };

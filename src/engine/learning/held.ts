@@ -3,11 +3,13 @@
  * What of a learned instinct or skill may be emitted as an instruction (session context, skill and
  * instinct files, recall), and what is held for the user's confirmation (core/learning/rule-trust): a rule
  * whose text reads like a shell command stays in the store, where the user can see it and confirm
- * it (`credence feedback <id> --validated`), but is left out of everything an agent reads until then.
+ * it (`credence feedback <id> --validated`), but is left out of everything an agent reads until then. And what
+ * of a scope's learning a session start loads, which is all a prompt may offer of it (`loadedLearning`).
  */
-import { learnedKind } from '../../core/learning/bands.js';
+import { LEARNED_KIND_THRESHOLDS, learnedKind } from '../../core/learning/bands.js';
 import { heldTexts } from '../../core/learning/rule-trust.js';
-import type { FeedbackRecord, InstinctRecord, SkillRecord } from '../../store/types.js';
+import type { FeedbackRecord, FeedbackStore, InstinctRecord, LearningStore, SkillRecord } from '../../store/types.js';
+import { currentSkillConfidence } from './skill-confidence.js';
 
 /** The ids of the feedback events on `targetId`. */
 export function eventIdsOn(feedback: readonly Pick<FeedbackRecord, 'id' | 'targetId'>[], targetId: string): string[] {
@@ -41,4 +43,38 @@ export function emittableSkill(
  */
 export function skillFileKept(confidence: number): boolean {
   return learnedKind(confidence) !== 'noise';
+}
+
+/**
+ * What a session start loads of a scope's learning (engine/session-summary), and so all a prompt may offer of it
+ * (hooks/prompt; walk 12, item 4): the skills at a confidence now of 0.7 or more, with the rules not held, and the
+ * active instincts at 0.7 or more, not held. A skill withdrawn (below 0.5) or forgotten, an instinct retired or
+ * promoted, is none of them.
+ */
+export async function loadedLearning(
+  store: Pick<LearningStore, 'listSkills' | 'listInstincts'> & Pick<FeedbackStore, 'listFeedback'>,
+  scope: string,
+  now: number,
+): Promise<{ skills: { skill: SkillRecord; confidence: number; rules: string[] }[]; instincts: InstinctRecord[] }> {
+  const [skills, instincts, feedback] = await Promise.all([
+    store.listSkills(scope),
+    store.listInstincts(scope),
+    store.listFeedback(scope),
+  ]);
+  const events = (id: string) => feedback.filter((f) => f.targetId === id).map((f) => ({ id: f.id, kind: f.kind }));
+  return {
+    skills: skills.flatMap((skill) => {
+      const confidence = currentSkillConfidence(skill, now, events(skill.id));
+      const shown = emittableSkill(skill, eventIdsOn(feedback, skill.id));
+      return confidence < LEARNED_KIND_THRESHOLDS.skill || shown === undefined
+        ? []
+        : [{ skill, confidence, rules: shown.rules }];
+    }),
+    instincts: instincts.filter(
+      (i) =>
+        i.status === 'active' &&
+        i.confidence >= LEARNED_KIND_THRESHOLDS.skill &&
+        !instinctHeld(i, eventIdsOn(feedback, i.id)),
+    ),
+  };
 }

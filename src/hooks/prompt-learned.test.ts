@@ -1,0 +1,96 @@
+/**
+ * What the prompt hook offers of instincts and skills follows what a session start loads (walk 12, item 4): a skill
+ * contradicted below 0.5 (its file withdrawn) is no longer offered at a matching prompt, and a file that is gone is
+ * never named.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCredence } from '../engine/engine.js';
+import { learnedLines } from '../engine/session-summary.js';
+import { resolveScope } from '../platform/git-scope.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { parseHookPayload } from './payload.js';
+import { runPromptHook } from './prompt.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-02T09:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'credence-prompt-learned-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const said = (text: string, at: number) => ({
+  timestamp: new Date(at).toISOString(),
+  type: 'correction' as const,
+  observation: text,
+  confidence: 0.7,
+  tags: ['hook', 'correction', 'source:user'],
+});
+
+describe('the prompt hook and learned skills', () => {
+  it('offers a skill the session start loads, and no longer once contradicted below 0.5', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const db = join(dir, 'credence.db');
+    const scope = resolveScope({ cwd: project }).scope;
+    const store = openSqliteStore({ path: db });
+    let now = T0 + 2 * DAY + 3_600_000;
+    const c = await openCredence({ store, scope, now: () => now, cwd: project });
+    const RG = ['Always use rg instead of grep', 'Always use rg instead of grep', 'always use rg instead of grep!!'];
+    await c.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    const skill = (await c.evolve()).skillsUpdated[0];
+    const file = skill?.file as string;
+    expect(existsSync(join(project, file))).toBe(true);
+
+    const ask = async (at: number) => {
+      const parsed = parseHookPayload(
+        JSON.stringify({
+          session_id: 's1',
+          cwd: project,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'find where retryPolicy is used, rg or grep?',
+        }),
+      );
+      if (!parsed.ok) throw new Error(parsed.message);
+      const out = await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(at).toISOString() });
+      expect(out.stderr).toBe('');
+      return out.stdout;
+    };
+    const loaded = (at: number) => learnedLines({ store, scope, now: at });
+    expect(await ask(now)).toMatch(new RegExp(`\\[SKILL, \\w+\\] rg \\(${file}\\)`));
+    expect(await loaded(now)).toHaveLength(1);
+
+    for (const [k, text] of ["actually, don't use rg anymore, use git grep", 'use git grep instead of rg'].entries()) {
+      const t = T0 + (16 + 2 * k) * DAY;
+      now = t + 3_600_000;
+      await c.observe([said(text, t)]);
+      await c.evolve();
+    }
+    expect(existsSync(join(project, file))).toBe(false);
+    expect(await loaded(now + DAY)).toEqual([]);
+    expect(await ask(now + DAY)).not.toContain('rg');
+    await store.close();
+  });
+
+  it('names no file that is gone: a skill whose file was deleted is offered without one', async () => {
+    const project = join(dir, 'deleted');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const db = join(dir, 'deleted.db');
+    const scope = resolveScope({ cwd: project }).scope;
+    const store = openSqliteStore({ path: db });
+    const now = T0 + 2 * DAY + 3_600_000;
+    const c = await openCredence({ store, scope, now: () => now, cwd: project });
+    const RG = ['Always use rg instead of grep', 'Always use rg instead of grep', 'always use rg instead of grep!!'];
+    await c.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    const file = (await c.evolve()).skillsUpdated[0]?.file as string;
+    rmSync(join(project, file));
+    const parsed = parseHookPayload(
+      JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt: 'rg or grep?' }),
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    const out = await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() });
+    expect(out.stdout).toMatch(/\[SKILL, \w+\] rg: /);
+    expect(out.stdout).not.toContain('SKILL.md');
+    await store.close();
+  });
+});
