@@ -136,6 +136,8 @@ export interface EvolveReport {
     category?: PatternCategory;
     /** The skill was written by hand on the same topic: the rule went into its file, beside the writer's text. */
     handWritten?: boolean;
+    /** A skill there before: whether this run added the rule (false: it had it, and its habit was seen again). */
+    ruleAdded?: boolean;
   }[];
   ignored: { ids: string[]; text: string; why: string }[];
   /**
@@ -290,6 +292,21 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const writes: (() => Promise<void>)[] = [
     async () => {
       for (const f of detected) await store.insertFeedback(scope, f);
+      // Each contradiction applied is a line of the evolution log (walk 12, item 8), with what it took.
+      for (const f of detected) {
+        const observation = f.id.slice(contradictionEventId(f.targetId, '').length);
+        const step = report.contradictions.find((c) => c.id === observation && c.applied?.to === f.targetId)?.applied;
+        appendEvolutionLog(options.layout, {
+          scope,
+          at: now,
+          kind: 'contradiction',
+          id: learnedName(f.targetId),
+          detail:
+            `${FEEDBACK_DELTAS.contradiction} by ${JSON.stringify(f.note ?? observation)}` +
+            (step === undefined ? '' : ` (${step.before.toFixed(2)} → ${step.after.toFixed(2)})`) +
+            (carried.has(f.id) ? ', carried from the instinct promoted into it' : ''),
+        });
+      }
       // A contradiction of an instinct or skill learned before this run is an outcome of its claim (issue 24),
       // with the confidence it had (a skill's aged, shownSkill); its id is the event's, so a second run adds none.
       const learned = new Map<string, ['instinct' | 'skill', number]>([
@@ -347,6 +364,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // A skill's outcome carries the confidence it was shown with then (issue 24): aged to that instant, with the
   // feedback stored by then (before this run), as the learning view shows it and its probability is mapped from.
   const storedEvents = [...feedback];
+  // The observations whose contradiction an earlier run applied (to whatever it opposed).
+  const appliedEarlier = new Set(
+    storedEvents.flatMap((f) => {
+      const prefix = contradictionEventId(f.targetId, '');
+      return f.kind === 'contradiction' && f.id.startsWith(prefix) ? [f.id.slice(prefix.length)] : [];
+    }),
+  );
   const shownSkill = (k: SkillRecord, at: number) =>
     currentSkillConfidence(
       k,
@@ -374,6 +398,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     });
   // An instinct promoted into a skill that was not made from it passes on the contradictions recorded on it: the −0.3
   // stays on what the habit is now learned as (its confidence, file and report), as it stays in a skill made from it.
+  const carried = new Set<string>();
   const carryContradictions = (fromId: string, toId: string) => {
     const prefix = contradictionEventId(fromId, '');
     for (const f of feedback.filter((e) => e.targetId === fromId && e.kind === 'contradiction')) {
@@ -383,6 +408,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       const record: FeedbackRecord = { ...f, id, targetId: toId };
       feedback.push(record);
       detected.push(record);
+      carried.add(id);
     }
   };
   const without = (id: string, left: readonly string[]) => eventsOn(id).filter((e) => !left.includes(e.id));
@@ -404,6 +430,12 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     string,
     { record: InstinctRecord; base: number; entry: { confidence: number; band: string } }
   >();
+  // The name an instinct or skill goes by in files and the log (its slug, its name).
+  const learnedName = (id: string) =>
+    skills.find((k) => k.id === id)?.name ??
+    learnedInstincts.get(id)?.record.slug ??
+    instincts.find((i) => i.id === id)?.slug ??
+    id;
   // Instincts this run retires or promotes: no longer learned, no contradiction lowers them.
   const leaving = new Set<string>();
   // Skills this run changes: each written once, with its final record, after every group is read.
@@ -574,10 +606,23 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       at: new Date(c.timestamp).toISOString(),
       reason: c.reason,
     }));
-    const noteApplied = (to: string, kind: 'instinct' | 'skill', before: number, after: number) => {
-      for (const e of contradictionEntries)
+    // Each contradiction this run applied, with the confidence before and after its own −0.3 (`without`: the
+    // confidence leaving the given events out), in the order they were applied.
+    const noteApplied = (
+      to: string,
+      kind: 'instinct' | 'skill',
+      added: readonly string[],
+      without: (left: readonly string[]) => number,
+    ) => {
+      for (const e of contradictionEntries) {
+        const k = added.indexOf(contradictionEventId(to, e.id));
+        if (k < 0) continue;
+        const [before, after] = [without(added.slice(k)), without(added.slice(k + 1))];
         e.applied = { to, kind, delta: FEEDBACK_DELTAS.contradiction, before, after };
+      }
     };
+    // A contradiction an earlier run applied is not reported again (walk 12, item 8): it still counts.
+    const reported = () => contradictionEntries.filter((e) => !appliedEarlier.has(e.id));
     const category = patternCategory(supporting.map((o) => ({ type: o.type, text: o.observation, tags: o.tags })));
     const confidences = supporting.map((o) => o.confidence);
     const evidence = supporting.map((o) => o.id);
@@ -615,7 +660,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     if (instinctMatch !== undefined) touchedInstincts.add(instinctMatch.id);
 
     if (skillMatch !== undefined) {
-      report.contradictions.push(...contradictionEntries);
+      report.contradictions.push(...reported());
       // An established rule: no exponential recency any more; it ages by idle weeks and gains by repetition.
       touchedSkills.add(skillMatch.id);
       const known = new Set(skillMatch.evidence);
@@ -633,13 +678,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         now,
         eventsOn(skillMatch.id),
       );
-      if (added.length > 0)
-        noteApplied(
-          skillMatch.id,
-          'skill',
-          currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, without(skillMatch.id, added)),
-          current,
-        );
+      noteApplied(skillMatch.id, 'skill', added, (left) =>
+        currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, without(skillMatch.id, left)),
+      );
       const ruleAdded = !skillMatch.rules.includes(label) && fresh.length > 0;
       const rules = ruleAdded ? [...skillMatch.rules, label] : skillMatch.rules;
       const record: SkillRecord = {
@@ -659,6 +700,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         rule: label,
         confidence: current,
         created: false,
+        ruleAdded,
         file: '',
         ...(category === undefined ? {} : { category }),
         ...(promote ? { promotedFrom: instinctMatch.slug } : {}),
@@ -689,7 +731,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       ...(instinctId === undefined ? [] : eventsOn(instinctId)),
       ...pending,
     ]).value;
-    if (instinctId !== undefined && added.length > 0) noteApplied(instinctId, 'instinct', unopposed, confidence);
+    if (instinctId !== undefined)
+      noteApplied(instinctId, 'instinct', added, (left) => applyFeedback(base, without(instinctId, left)).value);
     if (!significance.significant || confidence < minConfidence) {
       // Learned by nothing yet: read again once every group is, when a skill made from a smaller group of the same
       // habit may be what it is (as the next run would read it).
@@ -697,7 +740,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         deferred.push(unit);
         return;
       }
-      report.contradictions.push(...contradictionEntries);
+      report.contradictions.push(...reported());
       // Its contradictions go to the learned instinct or skill of its habit (below), else they held it back; those of a
       // camp are the other camp's words, which are that habit.
       if (instinctMatch === undefined)
@@ -731,13 +774,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       }
       return;
     }
-    report.contradictions.push(...contradictionEntries);
+    report.contradictions.push(...reported());
     if (learnedKind(confidence) === 'instinct') {
       const slug = instinctMatch?.slug ?? uniqueSlug(slugify(label, { fallback: 'instinct' }), usedSlugs);
       usedSlugs.add(slug);
       const id = instinctMatch?.id ?? `instinct-${slug}`;
-      if (instinctMatch === undefined && contradict(id, against).length > 0)
-        noteApplied(id, 'instinct', unopposed, confidence);
+      if (instinctMatch === undefined)
+        noteApplied(id, 'instinct', contradict(id, against), (left) => applyFeedback(base, without(id, left)).value);
       const text = instinctMatch?.text ?? label;
       const record: InstinctRecord = {
         id,
@@ -832,8 +875,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     };
     const addedToSkill = contradict(record.id, against);
     const current = currentSkillConfidence(record, now, eventsOn(record.id));
-    if (addedToSkill.length > 0)
-      noteApplied(record.id, 'skill', currentSkillConfidence(record, now, without(record.id, addedToSkill)), current);
+    noteApplied(record.id, 'skill', addedToSkill, (left) =>
+      currentSkillConfidence(record, now, without(record.id, left)),
+    );
     const entry = {
       id: record.id,
       name,
@@ -940,6 +984,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           const removed = withdrawSkillFile(options.layout, skill.name);
           if (removed.removed) {
             report.files.push({ path: removed.path, changed: true });
+            const below = `${current.toFixed(2)} below ${LEARNED_KIND_THRESHOLDS.instinct}`;
+            logWithdrawn(ctx, options, skill.name, `confidence decayed to ${below}`);
             report.ignored.push({
               ids: skill.evidence,
               text: skill.description,
@@ -1471,7 +1517,10 @@ async function saveSkill(
   const shown = emittableSkill(record, eventIds);
   if (shown === undefined) {
     const removed = withdrawSkillFile(options.layout, record.name);
-    if (removed.removed) report.files.push({ path: removed.path, changed: true });
+    if (removed.removed) {
+      report.files.push({ path: removed.path, changed: true });
+      logWithdrawn(ctx, options, record.name, 'every rule held for your confirmation');
+    }
     await ctx.store.deleteMemory(ctx.scope, record.id);
     return;
   }
@@ -1480,7 +1529,15 @@ async function saveSkill(
   // skill's is withdrawn; its memory keeps its confidence now.
   if (!skillFileKept(current)) {
     const removed = withdrawSkillFile(options.layout, record.name);
-    if (removed.removed) report.files.push({ path: removed.path, changed: true });
+    if (removed.removed) {
+      report.files.push({ path: removed.path, changed: true });
+      logWithdrawn(
+        ctx,
+        options,
+        record.name,
+        `confidence ${current.toFixed(2)} below ${LEARNED_KIND_THRESHOLDS.instinct}`,
+      );
+    }
     report.ignored.push({
       ids: record.evidence,
       text: record.description,
@@ -1492,7 +1549,9 @@ async function saveSkill(
       await ctx.store.upsertMemories(ctx.scope, [{ ...before, confidence: current }]);
     return;
   }
-  const file = await writeSkillOf(ctx, options, record, shown, current, category);
+  // The rules this run added are dated today (the others keep the day their file says, else the skill's first).
+  const addedNow = new Set(logs.map((log) => log.label));
+  const file = await writeSkillOf(ctx, options, record, shown, current, category, addedNow);
   entry.file = file.path;
   report.files.push(file);
   // Written elsewhere before (skills now go to .claude/skills): the file left behind goes, unless someone wrote in it.
@@ -1520,6 +1579,11 @@ async function saveSkill(
       });
 }
 
+/** A skill's file withdrawn, as a line of the evolution log (walk 12, item 8). */
+function logWithdrawn(ctx: EvolveContext, options: EvolveOptions, name: string, why: string): void {
+  appendEvolutionLog(options.layout, { scope: ctx.scope, at: ctx.now, kind: 'skill-withdrawn', id: name, detail: why });
+}
+
 function hasSkillFile(layout: SkillFileLayoutOptions, name: string): boolean {
   try {
     readSkillFile(layout, name);
@@ -1538,11 +1602,16 @@ async function writeSkillOf(
   shown: { description: string; rules: readonly string[] },
   current: number,
   category: PatternCategory | undefined,
+  addedNow: ReadonlySet<string> = new Set(),
 ): Promise<ReturnType<typeof writeSkillFile>> {
   return writeSkillFile(options.layout, {
     name: record.name,
     description: shown.description,
-    rules: shown.rules.map((text) => ({ text, confidence: current, addedAt: record.createdAt })),
+    rules: shown.rules.map((text) => ({
+      text,
+      confidence: current,
+      addedAt: addedNow.has(text) ? ctx.now : record.createdAt,
+    })),
     confidence: current,
     updatedAt: record.updatedAt,
     category,
@@ -1770,7 +1839,13 @@ export function formatEvolveReport(r: EvolveReport): string {
   }
   out.push('', `### Skills updated (${r.skillsUpdated.length})`);
   const how = (s: EvolveReport['skillsUpdated'][number]) =>
-    s.handWritten === true ? 'rule added to your skill' : s.created ? 'new skill, rule' : 'rule added';
+    s.handWritten === true
+      ? 'rule added to your skill'
+      : s.created
+        ? 'new skill, rule'
+        : s.ruleAdded === false
+          ? 'seen again, rule'
+          : 'rule added';
   for (const s of r.skillsUpdated)
     out.push(
       `- ${s.name}: ${how(s)} "${s.rule}" [${s.confidence.toFixed(2)}]${kind(s.category)}` +

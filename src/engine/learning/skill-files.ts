@@ -142,7 +142,7 @@ function contradictionLines(notes: readonly ContradictionNote[] | undefined): st
 export interface SkillRule {
   text: string;
   confidence: number;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds: when it was added (a rule the file already lists keeps the day written there). */
   addedAt: number;
 }
 
@@ -413,14 +413,16 @@ function skillParts(skill: SkillFileData, handWritten?: ManagedDocument, existin
   const updated = iso('updatedAt', skill.updatedAt);
   if (!Array.isArray(skill.rules))
     throw new CredenceError('INVALID_INPUT', 'rules must be an array', { details: { rules: skill.rules } });
+  // A rule the file lists already keeps the day it was added (walk 12, item 8: one added on 25 Nov was dated the
+  // skill's first day at every write).
+  const dated = ruleDates(handWritten ?? existing);
   const rules = skill.rules
-    .map((rule, index) => ({
-      text: oneLine(requireText(`rule ${index} text`, rule.text)),
-      confidence: requireConfidence(`rule ${index} confidence`, rule.confidence),
-      addedAt: rule.addedAt,
-      added: iso(`rule ${index} addedAt`, rule.addedAt).slice(0, 10),
-    }))
-    .sort((a, b) => a.addedAt - b.addedAt || compareText(a.text, b.text));
+    .map((rule, index) => {
+      const text = oneLine(requireText(`rule ${index} text`, rule.text));
+      const added = dated.get(text) ?? iso(`rule ${index} addedAt`, rule.addedAt).slice(0, 10);
+      return { text, confidence: requireConfidence(`rule ${index} confidence`, rule.confidence), added };
+    })
+    .sort((a, b) => compareText(a.added, b.added) || compareText(a.text, b.text));
 
   const title = skill.name.charAt(0).toUpperCase() + skill.name.slice(1).replace(/-/g, ' ');
   const section =
@@ -445,6 +447,18 @@ function skillParts(skill: SkillFileData, handWritten?: ManagedDocument, existin
 }
 
 const ADDITIONS_HEADING = '## Learned by Credence';
+
+const RULE_LINE = /^- (.+) \(confidence \d\.\d\d, added (\d{4}-\d\d-\d\d)\)$/;
+
+/** The day each rule listed in a file's section was added, by its text. */
+function ruleDates(doc: ManagedDocument | undefined): Map<string, string> {
+  const dates = new Map<string, string>();
+  for (const line of doc?.section ?? []) {
+    const match = RULE_LINE.exec(line);
+    if (match !== null && !dates.has(match[1] as string)) dates.set(match[1] as string, match[2] as string);
+  }
+  return dates;
+}
 
 /**
  * The front-matter keys of a file Credence made that someone changed since (walk 12, item 1: a description edited by
