@@ -1,7 +1,7 @@
 /**
  * @module test/projects
  * Test projects for the learning tests: a folder with `.git` under one temporary base, and an engine over one
- * in-memory store whose clock the test moves.
+ * in-memory store whose clock the test moves; and a correction the user said, as the hooks store it.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,3 +30,12 @@ export function movableProjects(prefix: string, start: number) {
     return { root, store, at };
   };
 }
+
+/** A correction the user said, as the hooks store it (type correction, confidence 0.7, tagged source:user), at `at`. */
+export const userCorrection = (text: string, at: number) => ({
+  timestamp: new Date(at).toISOString(),
+  type: 'correction' as const,
+  observation: text,
+  confidence: 0.7,
+  tags: ['hook', 'correction', 'source:user'],
+});

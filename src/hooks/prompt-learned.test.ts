@@ -13,19 +13,12 @@ import { resolveScope } from '../platform/git-scope.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { parseHookPayload } from './payload.js';
 import { runPromptHook } from './prompt.js';
+import { userCorrection as said } from '../../test/projects.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-02T09:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'credence-prompt-learned-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const said = (text: string, at: number) => ({
-  timestamp: new Date(at).toISOString(),
-  type: 'correction' as const,
-  observation: text,
-  confidence: 0.7,
-  tags: ['hook', 'correction', 'source:user'],
-});
 
 describe('the prompt hook and learned skills', () => {
   it('offers a skill the session start loads, and no longer once contradicted below 0.5', async () => {

@@ -6,20 +6,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { movableProjects } from '../../../test/projects.js';
+import { movableProjects, userCorrection as said } from '../../../test/projects.js';
 import { formatEvolveReport } from './evolve.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-02T09:00:00Z');
 const setup = movableProjects('credence-evolve-changed-mind-', T0);
-
-const said = (text: string, at: number) => ({
-  timestamp: new Date(at).toISOString(),
-  type: 'correction' as const,
-  observation: text,
-  confidence: 0.7,
-  tags: ['hook', 'correction', 'source:user'],
-});
 
 const TABS = ['Use tabs, not spaces.', 'Use tabs, not spaces.', 'Never indent with spaces — tabs.'];
 const SPACES = [

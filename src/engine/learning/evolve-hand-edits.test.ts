@@ -5,19 +5,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { movableProjects } from '../../../test/projects.js';
+import { movableProjects, userCorrection as said } from '../../../test/projects.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-04T10:00:00Z');
 const setup = movableProjects('credence-evolve-hand-edits-', T0);
-
-const said = (text: string, at: number) => ({
-  timestamp: new Date(at).toISOString(),
-  type: 'correction' as const,
-  observation: text,
-  confidence: 0.7,
-  tags: ['hook', 'correction', 'source:user'],
-});
 
 const NAMED = [
   "don't use default exports, use named exports",
