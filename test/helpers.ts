@@ -6,6 +6,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isCredenceError, type CredenceError } from '../src/core/errors.js';
+import { findChromium, NO_CHROMIUM } from '../bench/chromium.js';
 
 /**
  * The code of the CredenceError `fn` throws: undefined when it throws nothing, and
@@ -101,4 +102,17 @@ export function runCredence(
     env: isolatedEnv(options.home ?? cwd, options.env),
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The headless Chromium of the browser tests named `what`, or undefined: then the file's tests skip with one line,
+ * and in CI (CI=true), where Chromium is installed by the project's scripts, its absence is an error.
+ */
+export function chromiumFor(what: string): string | undefined {
+  const executablePath = findChromium();
+  if (executablePath === undefined) {
+    if (process.env.CI === 'true') throw new Error(`${what} cannot run in CI: ${NO_CHROMIUM}`);
+    console.log(`${what} skipped: ${NO_CHROMIUM}`);
+  }
+  return executablePath;
 }

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
-import { dashboardAddress } from '../helpers.js';
+import { CHROMIUM_ARGS, type DashboardWindow } from '../../bench/chromium.js';
+import { dashboardAddress, chromiumFor } from '../helpers.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
@@ -53,11 +53,7 @@ interface Doc {
   }>;
 }
 
-const executablePath = findChromium();
-if (executablePath === undefined) {
-  if (process.env.CI === 'true') throw new Error(`dashboard layout tests cannot run in CI: ${NO_CHROMIUM}`);
-  console.log(`dashboard layout tests skipped: ${NO_CHROMIUM}`);
-}
+const executablePath = chromiumFor('dashboard layout tests');
 
 (executablePath === undefined ? describe.skip : describe)('the dashboard at a phone and a laptop size', () => {
   const dir = mkdtempSync(join(tmpdir(), 'credence-dashboard-layout-'));

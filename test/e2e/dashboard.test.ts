@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
-import { dashboardAddress } from '../helpers.js';
+import { CHROMIUM_ARGS, type DashboardWindow } from '../../bench/chromium.js';
+import { dashboardAddress, chromiumFor } from '../helpers.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const shots = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
@@ -22,11 +22,7 @@ const NOW = '2026-02-02T09:00:00Z';
 /** The graph's node colour (#4a5568), opaque, as the canvas gives a pixel. */
 const NODE = [0x4a, 0x55, 0x68, 255];
 
-const executablePath = findChromium();
-if (executablePath === undefined) {
-  if (process.env.CI === 'true') throw new Error(`dashboard browser tests cannot run in CI: ${NO_CHROMIUM}`);
-  console.log(`dashboard browser tests skipped: ${NO_CHROMIUM}`);
-}
+const executablePath = chromiumFor('dashboard browser tests');
 
 (executablePath === undefined ? describe.skip : describe)('the dashboard in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'credence-dashboard-'));

@@ -15,20 +15,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium, NO_CHROMIUM, type DashboardWindow } from '../../bench/chromium.js';
+import { CHROMIUM_ARGS, type DashboardWindow } from '../../bench/chromium.js';
 import { bin } from '../mcp-helpers.js';
-import { dashboardAddress } from '../helpers.js';
+import { dashboardAddress, chromiumFor } from '../helpers.js';
 
 const NOW = '2026-03-02T10:00:00Z';
 const IMG = '<img src=x onerror=alert(1)>';
 const SCRIPT = '<script>alert(2)</script><svg onload=alert(3)>';
 const LINK = '"><a href="javascript:alert(4)">x</a><iframe src=javascript:alert(5)>';
 
-const executablePath = findChromium();
-if (executablePath === undefined) {
-  if (process.env.CI === 'true') throw new Error(`dashboard XSS tests cannot run in CI: ${NO_CHROMIUM}`);
-  console.log(`dashboard XSS tests skipped: ${NO_CHROMIUM}`);
-}
+const executablePath = chromiumFor('dashboard XSS tests');
 
 /** What the page made of the stored text: elements and attributes no page of Credence has. */
 interface Injected {
