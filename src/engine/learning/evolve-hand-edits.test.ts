@@ -18,14 +18,19 @@ const NAMED = [
 ];
 const EDITED = 'description: "Named exports everywhere; default exports only for Next.js pages (team decision)"';
 
+/** A project whose skill evolve made from NAMED: the engine's clock, the skill, its file and the file as made. */
+async function madeSkill() {
+  const { root, at } = setup();
+  const c = await at(T0);
+  await c.observe(NAMED.map((text, k) => said(text, T0 - (3 - k) * DAY)));
+  const made = (await c.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
+  const file = join(root, made?.file as string);
+  return { at, made, file, original: readFileSync(file, 'utf8') };
+}
+
 describe("a SKILL.md's front matter edited by hand", () => {
   it('keeps the edited description through two runs with nothing new, then one seeing the habit again', async () => {
-    const { root, at } = setup();
-    const c = await at(T0);
-    await c.observe(NAMED.map((text, k) => said(text, T0 - (3 - k) * DAY)));
-    const made = (await c.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
-    const file = join(root, made?.file as string);
-    const original = readFileSync(file, 'utf8');
+    const { at, made, file, original } = await madeSkill();
     expect(original).toMatch(/^description: ".+"$/m);
     writeFileSync(file, original.replace(/^description: .*$/m, EDITED));
 
@@ -46,12 +51,7 @@ describe("a SKILL.md's front matter edited by hand", () => {
   });
 
   it('keeps an edited name', async () => {
-    const { root, at } = setup();
-    const c = await at(T0);
-    await c.observe(NAMED.map((text, k) => said(text, T0 - (3 - k) * DAY)));
-    const made = (await c.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
-    const file = join(root, made?.file as string);
-    const original = readFileSync(file, 'utf8');
+    const { at, file, original } = await madeSkill();
     writeFileSync(file, original.replace(/^name: .*$/m, 'name: exports-policy'));
     await (await at(T0 + DAY)).evolve({ skillsDir: 'skills' });
     const text = readFileSync(file, 'utf8');
