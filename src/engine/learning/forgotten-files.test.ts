@@ -217,13 +217,18 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
     expect(asked).toHaveLength(1);
   });
 
-  it("a forgotten instinct's tombstone: the other machine's evolve takes its file out, a start does not", async () => {
+  /** A team whose first developer has an instinct `instinct-lint` (slug lint) learned from three observations. */
+  const teamWithLintInstinct = async () => {
     const t = team();
-    const c1 = await t.dev1.at(T0);
-    await c1.observe(said(['lint first', 'lint before push', 'run lint'], T0));
+    await (await t.dev1.at(T0)).observe(said(['lint first', 'lint before push', 'run lint'], T0));
     const evidence = (await t.dev1.store.listObservations('s')).map((o) => o.id);
     const instinct = { id: 'instinct-lint', slug: 'lint', text: 'lint first', confidence: 0.6 };
     await t.dev1.store.upsertInstinct('s', { ...instinct, status: 'active', evidence, createdAt: T0, updatedAt: T0 });
+    return t;
+  };
+
+  it("a forgotten instinct's tombstone: the other machine's evolve takes its file out, a start does not", async () => {
+    const t = await teamWithLintInstinct();
     await (await t.dev1.at(T0 + HOUR)).forget('instinct-lint');
     expect(await t.dev1.store.listForgotten('s')).toEqual([
       { id: 'instinct-lint', kind: 'instinct', name: 'lint', at: T0 + HOUR },
@@ -245,12 +250,7 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
 
   it('forget of an instinct keeps its file when it has no Credence markers (written by hand)', async () => {
     // Before: forget removed .credence/instincts/<slug>.md whatever it held.
-    const t = team();
-    const c1 = await t.dev1.at(T0);
-    await c1.observe(said(['lint first', 'lint before push', 'run lint'], T0));
-    const evidence = (await t.dev1.store.listObservations('s')).map((o) => o.id);
-    const instinct = { id: 'instinct-lint', slug: 'lint', text: 'lint first', confidence: 0.6 };
-    await t.dev1.store.upsertInstinct('s', { ...instinct, status: 'active', evidence, createdAt: T0, updatedAt: T0 });
+    const t = await teamWithLintInstinct();
     const file = join(t.dev1.root, '.credence/instincts/lint.md');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, '# Lint\nMy own notes.\n');
