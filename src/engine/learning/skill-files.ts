@@ -784,6 +784,16 @@ function checkParses(read: () => string, path: string): void {
   }
 }
 
+/** The file `read` gives, parsed; undefined when it is missing (`NOT_FOUND`). */
+function documentIfAny(read: () => string, path: string): ManagedDocument | undefined {
+  try {
+    return parseDocument(read(), path);
+  } catch (error) {
+    if (isCredenceError(error, 'NOT_FOUND')) return undefined;
+    throw error;
+  }
+}
+
 /**
  * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
  * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
@@ -796,15 +806,9 @@ export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: s
   requireName('name', name);
   const folder = `${layout.skillsDir}/${name}`;
   const path = `${folder}/SKILL.md`;
-  let doc: ManagedDocument;
-  try {
-    doc = parseDocument(readSkillFile(layout, name), path);
-  } catch (error) {
-    if (isCredenceError(error, 'NOT_FOUND')) return { path, removed: false };
-    throw error;
-  }
+  const doc = documentIfAny(() => readSkillFile(layout, name), path);
   // A file without Credence's markers is never Credence's to take out, blank or front matter only as it may be.
-  if (doc.section === undefined) return { path, removed: false };
+  if (doc?.section === undefined) return { path, removed: false };
   const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');
   if (!theirs) return dryRun ? { path, removed: true } : removeSkillFile(layoutOptions, name);
   if (dryRun) return { path, removed: true, keptText: true };
@@ -915,14 +919,7 @@ export function withdrawInstinctFile(layoutOptions: SkillFileLayoutOptions, slug
   const layout = skillFileLayout(layoutOptions);
   requireName('slug', slug);
   const path = `${layout.instinctsDir}/${slug}.md`;
-  let doc: ManagedDocument;
-  try {
-    doc = parseDocument(readInstinctFile(layout, slug), path);
-  } catch (error) {
-    if (isCredenceError(error, 'NOT_FOUND')) return { path, removed: false };
-    throw error;
-  }
-  if (doc.section === undefined) return { path, removed: false };
+  if (documentIfAny(() => readInstinctFile(layout, slug), path)?.section === undefined) return { path, removed: false };
   return dryRun ? { path, removed: true } : removeInstinctFile(layoutOptions, slug);
 }
 
