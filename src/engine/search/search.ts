@@ -272,9 +272,7 @@ async function memoryVotes(ctx: SearchContext, text: string): Promise<VotingMemo
   return {
     votes: new Map(proposal.votes.map((v) => [v.tool, { vote: v.vote, runs: [...v.support] }])),
     weight: expected / (expected + searchExpected || 1),
-    ...(beyondSupport(fit.memory, proposal.strength)
-      ? { unlike: { strength: proposal.strength, measuredFrom: fit.memory.lo, replays: fit.memory.n } }
-      : {}),
+    ...optionalUnlike(unlikeOf(fit.memory, proposal.strength)),
   };
 }
 
@@ -1252,6 +1250,8 @@ export async function suggestDag(
     ...learnedAlternatives,
     ...built.leftOut.slice(0, 5).map((l) => ({ tool: l.tool, score: l.score, why: 'a candidate below the cut' })),
   ];
+  const unlike =
+    learning === undefined || advice === undefined ? undefined : unlikeOf(learning.memory, advice.proposal.strength);
   return {
     mode: explicitRequired ? 'explicit_required' : 'suggestion',
     intent,
@@ -1261,23 +1261,13 @@ export async function suggestDag(
     ...(learning === undefined ? {} : { replays: learning.replays }),
     ...(chosen === undefined ? {} : { way: chosen }),
     ...(explicitRequired || memoryBacked || scored.warning === undefined ? {} : { warning: scored.warning }),
-    ...(explicitRequired || !memoryBacked || learning === undefined || advice === undefined
-      ? {}
-      : unlikeWarning(learning.memory, advice.proposal.strength, built, searchBuilt)),
+    ...(explicitRequired || !memoryBacked || unlike === undefined ? {} : unlikeWarning(unlike, built, searchBuilt)),
     ...(advice === undefined
       ? {}
       : {
           memory: {
             ...memorySummary(advice, selected?.memoryShare ?? fused?.weight ?? 0, memoryBacked),
-            ...(learning !== undefined && beyondSupport(learning.memory, advice.proposal.strength)
-              ? {
-                  unlike: {
-                    strength: advice.proposal.strength,
-                    measuredFrom: learning.memory.lo,
-                    replays: learning.memory.n,
-                  },
-                }
-              : {}),
+            ...optionalUnlike(unlike),
           },
         }),
     dag: { tasks: built.tasks },
@@ -1292,24 +1282,31 @@ export async function suggestDag(
   };
 }
 
+/** The memory's strength when it lies beyond what its fit was measured on (core/experience beyondSupport). */
+function unlikeOf(fit: IsotonicFit, strength: number): MemoryUnlike | undefined {
+  return beyondSupport(fit, strength) ? { strength, measuredFrom: fit.lo, replays: fit.n } : undefined;
+}
+
+const optionalUnlike = (unlike: MemoryUnlike | undefined): { unlike?: MemoryUnlike } =>
+  unlike === undefined ? {} : { unlike };
+
 /**
- * A memory-backed DAG whose nearest past runs are less alike than any the memory was measured on
- * (core/experience beyondSupport): its confidence was measured on closer tasks. Said, with the tools the search alone
- * would add, rather than decided: word overlap cannot tell such a task from a new wording of the learned one.
+ * A memory-backed DAG whose nearest past runs are less alike than any the memory was measured on: its confidence was
+ * measured on closer tasks. Said, with the tools the search alone would add, rather than decided: word overlap cannot
+ * tell such a task from a new wording of the learned one.
  */
 function unlikeWarning(
-  fit: IsotonicFit,
-  strength: number,
+  unlike: MemoryUnlike,
   built: { tasks: readonly { tool: string }[] },
   searchBuilt: { tasks: readonly { tool: string }[] },
-): { warning?: string } {
-  if (!beyondSupport(fit, strength)) return {};
+): { warning: string } {
   const inDag = new Set(built.tasks.map((t) => t.tool));
   const searchOnly = [...new Set(searchBuilt.tasks.map((t) => t.tool))].filter((t) => !inDag.has(t));
   return {
     warning:
-      `the past runs behind this DAG are less alike (strength ${strength.toFixed(2)}) than any the memory was ` +
-      `measured on (${fit.n} replays from ${fit.lo.toFixed(2)}): its confidence was measured on closer tasks` +
+      `the past runs behind this DAG are less alike (strength ${unlike.strength.toFixed(2)}) than any the memory ` +
+      `was measured on (${unlike.replays} replays from ${unlike.measuredFrom.toFixed(2)}): its confidence was ` +
+      `measured on closer tasks` +
       (searchOnly.length === 0 ? '' : `; the search alone would use ${searchOnly.join(', ')}`),
   };
 }
