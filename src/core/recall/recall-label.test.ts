@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recallLabels, type LabelEvidence } from './recall-label.js';
+import { CHANGE_EVIDENCE, recallLabels, type LabelEvidence } from './recall-label.js';
 
 const ev = (score: number, termShare = 1, similarity = 0.8): LabelEvidence => ({ score, termShare, similarity });
 
@@ -66,6 +66,30 @@ describe('recallLabels', () => {
     // Linked but not the top, or none of the query's words: medium.
     expect(recallLabels([turn(1, 0.3, false), turn(0.9, 0.3, true)])[1]?.label).toBe('medium');
     expect(recallLabels([turn(1, 0, true)])[0]?.label).toBe('medium');
+  });
+
+  it('a turn that replaced one of its speaker\'s: "high" for a question asking when, as a link is', () => {
+    // E23b: the top turn, tied with the next, half the query's words, far in meaning, no link; it is a change.
+    const top = (change?: boolean): LabelEvidence => ({
+      score: 1,
+      termShare: 0.5,
+      similarity: 0.1,
+      turn: true,
+      linked: false,
+      ...(change === undefined ? {} : { change }),
+    });
+    const next: LabelEvidence = { score: 1, termShare: 0.5, similarity: 0.1, turn: true };
+    expect(recallLabels([top(true), next])[0]).toEqual({ label: 'high', seedLabel: 'high', evidence: CHANGE_EVIDENCE });
+    // No change: medium, and the reason says what was missing; a question not asking when passes none.
+    const [none] = recallLabels([top(false), next]);
+    expect(none).toMatchObject({
+      label: 'medium',
+      withheld: expect.stringContaining("replaced none of its speaker's"),
+    });
+    expect(recallLabels([top(), next])[0]?.withheld).not.toContain('replaced');
+    // Still only the top result; with none of the query's words and a far meaning, no evidence at all: low.
+    expect(recallLabels([next, top(true)])[1]?.label).toBe('medium');
+    expect(recallLabels([{ ...top(true), termShare: 0 }])[0]?.label).toBe('low');
   });
 
   it('never raises a label above the seed', () => {

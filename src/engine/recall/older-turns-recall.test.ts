@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentContextLines } from '../../core/recall/memory-life.js';
+import { CHANGE_EVIDENCE } from '../../core/recall/recall-label.js';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 
@@ -501,6 +502,47 @@ describe('a named speaker’s turn of the kind asked found by the name alone (is
     expect(found?.parts.via).toBeUndefined();
     expect(found?.parts.addedForValue).toBeUndefined();
     expect(ids).toContain(small);
+    await cr.close();
+  });
+});
+
+describe('"when" a value came: the turn that replaced one of its speaker\'s is the change asked for (E23b)', () => {
+  /** Ana moves from Lisbon to Denver; `before`, said between, may name Denver first. */
+  async function moved(before: string) {
+    const { cr, session, at } = await sessions();
+    const [lisbon] = await session(0, [
+      ['Ana', 'I live in Lisbon, near the river.'],
+      ['Bo', 'The bakery on the corner opened again.'],
+    ]);
+    const [first] = await session(1, [
+      ['Ana', before],
+      ['Bo', 'I watched the match last night.'],
+    ]);
+    const [change] = await session(2, [
+      ['Ana', 'Big news: I moved to Denver last week.'],
+      ['Bo', 'I should visit my sister soon.'],
+    ]);
+    at(100);
+    return { cr, lisbon: lisbon as string, first: first as string, change: change as string };
+  }
+
+  it('"high" for the change, found by half the question\'s words and no link of its life', async () => {
+    const { cr, lisbon, change } = await moved('Flights are cheap this month.');
+    const rs = await cr.recall('When did Ana get to Denver?', { limit: 4, track: false });
+    expect(rs[0]?.id).toBe(change);
+    expect(rs[0]?.life?.supersedes).toEqual([lisbon]);
+    expect(rs[0]?.parts.termShare).toBeLessThan(0.75);
+    expect(rs[0]?.parts.via).toBeUndefined();
+    expect(rs[0]).toMatchObject({ label: 'high', parts: { seedLabel: 'high', evidence: CHANGE_EVIDENCE } });
+    await cr.close();
+  });
+
+  it('a first mention of the value on top replaced nothing: "medium", and its parts say so', async () => {
+    const { cr, first } = await moved('Flights to Denver are cheap this month.');
+    const rs = await cr.recall('When did Ana get to Denver?', { limit: 4, track: false });
+    expect(rs[0]?.id).toBe(first);
+    expect(rs[0]?.label).toBe('medium');
+    expect(rs[0]?.parts.withheld).toContain("it replaced none of its speaker's turns");
     await cr.close();
   });
 });

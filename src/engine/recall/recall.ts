@@ -255,6 +255,8 @@ export interface RecallResult {
     firstNamed?: true;
     seedLabel: ConfidenceLabel;
     withheld?: string;
+    /** A "high" from evidence besides the scores and links: a turn that is the change a "when" asks for. */
+    evidence?: string;
   };
 }
 
@@ -789,6 +791,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
       linked: s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id)),
+      // A question asking when: whether the turn replaced one of its speaker's (the change asked for).
+      ...(asked.asksWhen ? { change: (s.item.life?.supersedes?.length ?? 0) > 0 } : {}),
     })),
     request.labels,
   );
@@ -846,6 +850,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as LatestWord) } : {}),
         seedLabel: label.seedLabel,
         ...(label.withheld === undefined ? {} : { withheld: label.withheld }),
+        ...(label.evidence === undefined ? {} : { evidence: label.evidence }),
       },
     };
   });
