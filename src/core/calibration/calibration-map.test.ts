@@ -179,6 +179,29 @@ describe('learned calibration map', () => {
     expect(applyCalibrationMap(bottom, 1)).toBe(11 / 12);
   });
 
+  it('bounds only its end steps: 500 claims that held 95 % keep their rate under ten right answers above them', () => {
+    // Review D, item 6: one interval for the whole map capped the 500 at 0.8 at the 11/12 of the ten at 0.99.
+    const points = [
+      ...Array.from({ length: 500 }, (_, i) => ({ confidence: 0.8, outcome: i < 475 ? 1 : 0 })),
+      ...Array.from({ length: 10 }, () => ({ confidence: 0.99, outcome: 1 })),
+    ];
+    const s = CALIBRATION_MAP_DEFAULTS.priorStrength;
+    const n = points.length;
+    const map = fitCalibrationMap(points);
+    expect(applyCalibrationMap(map, 0.8)).toBeCloseTo((n * 0.95 + s * 0.8) / (n + s), 12);
+    // The top step itself says no more than ten right answers allow, and never less than the step below it.
+    expect(applyCalibrationMap(map, 1)).toBeCloseTo(Math.max(applyCalibrationMap(map, 0.8), 11 / 12), 12);
+    // The same at the bottom: ten wrong answers below 500 claims that held 5 % do not lift those to 1/12.
+    const low = [
+      ...Array.from({ length: 10 }, () => ({ confidence: 0.01, outcome: 0 })),
+      ...Array.from({ length: 500 }, (_, i) => ({ confidence: 0.2, outcome: i < 25 ? 1 : 0 })),
+    ];
+    const bottom = fitCalibrationMap(low);
+    expect(applyCalibrationMap(bottom, 0.2)).toBeCloseTo((n * 0.05 + s * 0.2) / (n + s), 12);
+    expect(applyCalibrationMap(bottom, 0)).toBeLessThanOrEqual(applyCalibrationMap(bottom, 0.2));
+    expect(applyCalibrationMap(bottom, 0)).toBeGreaterThan(0);
+  });
+
   it('pools the low end too: two wrong answers at 0.01 and 0.02 join the block above them, not a step of 0', () => {
     // Blocks in order: 0 of 1 at 0.01, 0 of 1 at 0.02, 6 of 10 at 0.5, 9 of 10 at 0.9 (no violators to pool).
     const points = [

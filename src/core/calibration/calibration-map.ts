@@ -117,11 +117,21 @@ function joinSmallEnds(count: Float64Array, sum: Float64Array, value: Float64Arr
 }
 
 /** Outcomes of the first (`step` 1) or last (−1) of the pooled blocks and the blocks next to it at its rate. */
-function endRun(count: Float64Array, value: Float64Array, blocks: number, step: 1 | -1): number {
+function endRun(count: Float64Array, value: Float64Array, blocks: number, step: 1 | -1): EndRun {
   const end = step === 1 ? 0 : blocks - 1;
   let outcomes = 0;
-  for (let i = end; i >= 0 && i < blocks && value[i] === value[end]; i += step) outcomes += count[i] as number;
-  return outcomes;
+  let run = 0;
+  for (let i = end; i >= 0 && i < blocks && value[i] === value[end]; i += step) {
+    outcomes += count[i] as number;
+    run += 1;
+  }
+  return { outcomes, blocks: run };
+}
+
+/** An end step of the map: its outcomes and how many pooled blocks (adjacent, at the same rate) make it. */
+interface EndRun {
+  readonly outcomes: number;
+  readonly blocks: number;
 }
 
 /** The prior strength of `options`, checked. */
@@ -189,20 +199,36 @@ export function fitCalibrationMapSorted(
   const last = isotonic.at(-1);
   if (first === undefined || last === undefined) return { knots: [], outcomes: 0, priorStrength: s };
   // Flat beyond the outcomes seen, then shrunk toward the prior: both are linear between the knots, so the
-  // knots at 0, the blocks' mean confidences and 1 carry the whole map. Then kept within the rule of succession's
-  // bounds for the outcomes of its end steps (adjacent blocks of the same rate count as one): ten right answers at
-  // the top say at most 11/12, never 1. One interval for the whole map keeps it monotone.
+  // knots at 0, the blocks' mean confidences and 1 carry the whole map. Then each end step is kept within the rule of
+  // succession's bounds for its own outcomes (adjacent blocks of the same rate count as one): ten right answers at the
+  // top say at most 11/12, never 1. The steps between keep their rates (review D, item 6: one interval for the whole
+  // map capped 500 claims that held 95 % at the 11/12 of ten above them), and an end step never passes its neighbour.
   const n = confidences.length;
   const low = endRun(count, value, pooled, 1);
   const high = endRun(count, value, pooled, -1);
-  const shrink = (c: number, rate: number) =>
-    Math.min(boundByOutcomes(1, high), Math.max(boundByOutcomes(0, low), (n * rate + s * c) / (n + s)));
+  const shrunk = (c: number, rate: number) => (n * rate + s * c) / (n + s);
+  const lead = first.confidence > 0 ? 1 : 0;
   const ends = [
-    ...(first.confidence > 0 ? [{ confidence: 0, rate: first.rate }] : []),
+    ...(lead === 1 ? [{ confidence: 0, rate: first.rate }] : []),
     ...isotonic,
     ...(last.confidence < 1 ? [{ confidence: 1, rate: last.rate }] : []),
   ];
-  const knots = ends.map((k) => ({ confidence: k.confidence, probability: shrink(k.confidence, k.rate) }));
+  const probability = ends.map((k) => shrunk(k.confidence, k.rate));
+  const bottomEnd = lead + low.blocks; // knots before it are the bottom step's
+  const topStart = lead + pooled - high.blocks; // knots from it on are the top step's
+  const lowest = boundByOutcomes(0, low.outcomes);
+  const highest = boundByOutcomes(1, high.outcomes);
+  if (high.blocks === pooled) {
+    for (let i = 0; i < probability.length; i += 1)
+      probability[i] = Math.min(highest, Math.max(lowest, probability[i] as number));
+  } else {
+    const above = probability[bottomEnd] as number;
+    for (let i = 0; i < bottomEnd; i += 1) probability[i] = Math.min(above, Math.max(lowest, probability[i] as number));
+    const below = probability[topStart - 1] as number;
+    for (let i = topStart; i < probability.length; i += 1)
+      probability[i] = Math.max(below, Math.min(highest, probability[i] as number));
+  }
+  const knots = ends.map((k, i) => ({ confidence: k.confidence, probability: probability[i] as number }));
   return { knots, outcomes: n, priorStrength: s };
 }
 
