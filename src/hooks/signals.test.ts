@@ -496,6 +496,13 @@ describe('detectCorrection', () => {
     'later, not now',
     'fine, not bad',
     'No worries, not urgent',
+    // Acknowledgements and judgements, not choices (review D).
+    'Noted, not urgent',
+    'Cool, not important',
+    'awesome, not needed',
+    'Understood, not a big deal',
+    'Works for me, not a blocker',
+    'interesting, not what I expected',
     'tabs, not spaces, and the rest of the file too?',
     'Do we use fetch?',
     'we use it',

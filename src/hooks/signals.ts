@@ -388,9 +388,15 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
       String.raw`^(?:(?:no+|nope|nah|actually)\s*[,.!;:—–-]+\s*)?` +
         LEAD.slice(1) +
         '(?!(?:yes|yeah|yep|ok|okay|sure|thanks|thank|maybe|perhaps|well|fine|good|great|sorry|later|now|' +
+        // An acknowledgement is no side of a choice ("Noted, not urgent", "Works for me, not a blocker": review D).
+        'noted|cool|awesome|understood|interesting|works|perfect|nice|right|true|got|gotcha|alright|agreed|makes|' +
+        'neat|excellent|amazing|wow|hmm|oh|ah|lol|roger|done|correct|exactly|indeed|totally|' +
         String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)\b)` +
         String.raw`${SHORT_PHRASE},\s*not\s+` +
         String.raw`(?!(?:now|yet|bad|really|quite|exactly|sure|only|just|always|necessarily|much|at\s+all|so|too|` +
+        // Nor a judgement after "not": an article or a word of need or worth ("not a big deal", "not urgent").
+        'a|an|the|what|important|needed|necessary|urgent|required|relevant|possible|critical|essential|' +
+        'mandatory|worth|ideal|perfect|great|good|helpful|useful|blocking|' +
         String.raw`that|this|me|you|here|there|today|anymore|again|even|ever)\b)${SHORT_PHRASE}\s*[.!]*$`,
       'i',
     ),
