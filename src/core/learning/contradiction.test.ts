@@ -441,6 +441,13 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     ])
       expect(contradictionsOf(rg(), [one(text, 'correction')]), text).toEqual([]);
     expect(contradictionsOf(ended, [one('quit rg, git grep only', 'correction')])).toEqual([]);
+    // Stopping a thing at a moment is a step, not a habit ended (review D): these stay clear of the rules of using it.
+    for (const [rule, text] of [
+      ['Use the dev server for manual testing', 'quit the dev server before running migrations'],
+      ['Use vim keybindings in the editor', 'quit vim with :wq, not :q!'],
+      ['Use the dev server for manual testing', 'stop the dev server before running migrations'],
+    ] as const)
+      expect(contradictionsOf(repeat(rule, 3, 'correction'), [one(text, 'correction')]), text).toEqual([]);
     // "no more than" is a bound, not a habit ended.
     const files = repeat('Keep at most three files open in the context window', 3, 'preference');
     const bound = one('load no more than three files into the context window', 'correction');

@@ -296,6 +296,8 @@ function matchAt(
 
 /** Cues that end a habit: what follows them is what was used ("stop using rg", "quit rg", "no more rg"). */
 const ENDING_CUES = new Set(['stop', 'stops', 'stopped', 'stopping', 'quit', 'quits', 'quitting']);
+/** Words that set a step at a moment or a manner: after "quit X" or "stop X", the stopping is the step. */
+const MOMENT_WORDS = new Set(['before', 'after', 'when', 'whenever', 'while', 'once', 'until', 'then', 'with']);
 
 /**
  * A gerund of five letters as its verb ("using" → "use", "doing" → "do"): `stemWord` leaves them whole, so that
@@ -327,6 +329,16 @@ function readEndings(words: string[]): string[] {
     const word = words[next];
     if (word === undefined || word === 'use' || matchAt(words, next, NEGATIONS_BY_FIRST) !== undefined) break;
     const ends = noMore || anymore || ENDING_CUES.has(cue.join(' '));
+    // Stopping or quitting a thing at a moment ("quit the dev server before running migrations", "quit vim with
+    // :wq") is a step, not a habit ended: the cue is no negation there (review D, item 9). A gerund after it still
+    // ends one ("stop adding comments when …"), as does a clause saying "anymore".
+    if (
+      ENDING_CUES.has(cue.join(' ')) &&
+      !anymore &&
+      !word.endsWith('ing') &&
+      words.slice(next + 1).some((w) => MOMENT_WORDS.has(w))
+    )
+      return [...words.slice(0, k), ...words.slice(k + cue.length)];
     const base = shortGerundBase(word);
     if (base !== undefined) (out = [...words])[next] = base;
     else if (ends && (stemWord(word) === word || !word.endsWith('ing'))) (out = [...words]).splice(next, 0, 'use');
