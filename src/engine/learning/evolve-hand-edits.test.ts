@@ -2,7 +2,7 @@
  * A hand edit of the front matter of a SKILL.md that evolve made is kept by the next runs (walk 12, item 1): Credence
  * owns its marked section, and writes `name` / `description` only where they are missing or as it last wrote them.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movableProjects, userCorrection as said } from '../../../test/projects.js';
@@ -48,6 +48,24 @@ describe("a SKILL.md's front matter edited by hand", () => {
     expect(text.match(/^description:/gm)).toHaveLength(1);
     // Credence's own section still says what it learned.
     expect(text).toContain('- no, use named exports instead of default exports (confidence');
+  });
+
+  it('keeps the edited front matter when the skill is withdrawn, taking out only its section (review D)', async () => {
+    const { at, file, original } = await madeSkill();
+    writeFileSync(file, original.replace(/^description: .*$/m, EDITED));
+    const later = await at(T0 + 5 * DAY);
+    const reversed = [
+      'use default exports, not named exports',
+      'no, use default exports',
+      'default exports, not named',
+    ];
+    await later.observe(reversed.map((text, k) => said(text, T0 + (2 + k) * DAY)));
+    const report = await later.evolve({ skillsDir: 'skills' });
+    expect(report.ignored.map((i) => i.why).join('\n')).toMatch(/its file withdrawn/);
+    expect(existsSync(file)).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text.split('\n').slice(0, 3)).toEqual(original.split('\n').slice(0, 3).with(2, EDITED));
+    expect(text).not.toContain('(confidence');
   });
 
   it('keeps an edited name', async () => {

@@ -796,9 +796,9 @@ function documentIfAny(read: () => string, path: string): ManagedDocument | unde
 
 /**
  * Takes Credence's text out of skill `name`'s `SKILL.md` (a forgotten skill, one with nothing left to show): a file
- * with anything of someone else's (written by hand, or text outside the owned section) keeps it, byte for byte, and
- * loses only the owned section; one holding only Credence's text goes with its folder. `removed`: whether the file
- * changed or went. `dryRun`: what it would do, nothing changed.
+ * with anything of someone else's (written by hand, text outside the owned section, a front-matter key edited) keeps
+ * it, byte for byte, and loses only the owned section; one holding only Credence's text goes with its folder.
+ * `removed`: whether the file changed or went. `dryRun`: what it would do, nothing changed.
  * @throws CredenceError as `removeSkillFile`; `INVALID_INPUT` when its markers are broken (Credence will not guess).
  */
 export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: string, dryRun = false): RemovedFile {
@@ -809,7 +809,11 @@ export function withdrawSkillFile(layoutOptions: SkillFileLayoutOptions, name: s
   const doc = documentIfAny(() => readSkillFile(layout, name), path);
   // A file without Credence's markers is never Credence's to take out, blank or front matter only as it may be.
   if (doc?.section === undefined) return { path, removed: false };
-  const theirs = writtenByHand(doc) || [...doc.before, ...doc.after].some((line) => line.trim() !== '');
+  // A front-matter key someone changed is theirs too (review D: an edited description went with the file).
+  const theirs =
+    writtenByHand(doc) ||
+    [...doc.before, ...doc.after].some((line) => line.trim() !== '') ||
+    editedKeys(doc, name).length > 0;
   if (!theirs) return dryRun ? { path, removed: true } : removeSkillFile(layoutOptions, name);
   if (dryRun) return { path, removed: true, keptText: true };
   // The blank line the section was set off by goes with it.
