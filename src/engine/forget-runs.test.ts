@@ -44,6 +44,34 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  it('a run takes what it taught with it: forgotten and recorded again, it counts once (walk 14, item 1)', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const run = {
+      id: 'job-42',
+      intent: 'read the config and rewrite it',
+      calls: [
+        { tool: 'read_file', status: 'success' as const },
+        { tool: 'parse_json', status: 'success' as const, consumes: [0] },
+      ],
+    };
+    const [id] = (await credence.recordExecutions([run])).executions.map((e) => e.id);
+    for (let again = 0; again < 2; again += 1) {
+      await credence.forget(id as string);
+      await credence.recordExecutions([run]);
+    }
+    const edges = async () => (await credence.edges()).map((e) => `${e.type} ${e.source} ${e.count}/${e.failures}`);
+    expect(await edges()).toEqual(['dependency inferred 1/0', 'sequence inferred 1/0']);
+    expect((await credence.workflows()).map((w) => [w.runs, w.successes, w.intents])).toEqual([
+      [1, 1, ['read the config and rewrite it']],
+    ]);
+    // Its last run gone, nothing it taught is left: no edge, no workflow, no call counted.
+    await credence.forget(id as string);
+    expect(await edges()).toEqual([]);
+    expect(await credence.workflows()).toEqual([]);
+    expect(await engineStore(credence).calledTools('p')).toEqual(new Map());
+    await credence.close();
+  });
+
   it("a session id deletes its turns' runs and its hook state, not another session's", async () => {
     const { credence, store } = await engine();
     const result = await credence.forget(SESSION);

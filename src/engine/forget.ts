@@ -15,6 +15,8 @@ import { isRuleSource, observationSource, sourceTag } from '../core/learning/rul
 import { SESSION_TAG_PREFIX, sessionLabel } from '../core/runs/session-label.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
+import { edgeUnlearn } from './tool-graph/tool-graph.js';
+import { workflowOf } from './workflows/workflows.js';
 import {
   instinctEvidence,
   checkInstinctFile,
@@ -37,6 +39,12 @@ import type {
   ObservationStore,
   SkillRecord,
 } from '../store/types.js';
+
+/**
+ * What a forgotten run taught goes with it, in the transaction that deletes it: the workflows it merged into are built
+ * again from the runs left (gone when none is left), and its edge events are taken back from the tool graph.
+ */
+const TAKE_BACK = { workflow: workflowOf, unlearn: edgeUnlearn };
 
 export const LIMIT_DEFAULTS = Object.freeze({ maxObservations: 100, purgeAfterDays: 90, maxActiveInstincts: 20 });
 
@@ -317,7 +325,7 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   if (run !== undefined) {
     const fromCalls = await learnedFromCalls(ctx, [run]);
     await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-    await ctx.store.deleteExecutions(ctx.scope, [id]);
+    await ctx.store.deleteExecutions(ctx.scope, [id], TAKE_BACK);
     await forgetTurnIntent(ctx, id, run.intent, now);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id], observationsForgotten };
@@ -343,7 +351,7 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     // A tombstone: a turn of it still in another machine's spool (a teammate's live session) is dropped where it is
     // learned (hooks/ingest), not learned again (walk 13).
     for (const session of sessions) await ctx.store.recordForgottenSession(ctx.scope, session, now);
-    await ctx.store.deleteExecutions(ctx.scope, turns);
+    await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const labels = new Set(sessions.map(sessionLabel));
     const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts, labels);

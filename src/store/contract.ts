@@ -6,11 +6,12 @@
  * that cannot meet a case declares it in `skip` with its reason; the reason is printed with the skipped test.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { observeEdge } from '../core/graph/edge-promotion.js';
+import { forgetEdgeEvents, observeEdge, templateEdge } from '../core/graph/edge-promotion.js';
 import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall } from '../core/graph/execution-edges.js';
 import type {
   CallRecord,
   EdgeFold,
+  EdgeUnlearn,
   EdgeRecord,
   ExecutionRecord,
   MemoryRecord,
@@ -82,6 +83,14 @@ const foldEdge: EdgeFold = (current, event) => ({
   ...observeEdge(current, event),
 });
 const asCall = (call: CallRecord): ExecutionCall => ({ ...call, at: call.at ?? T0 });
+/** How the engine takes a deleted run's edge events back (SPEC §3's counters, run by run). */
+const unlearnRun: EdgeUnlearn = {
+  events: (e) => edgeEventsOf(e.calls.map(asCall)),
+  unfold: (edge, forgotten, remaining) => {
+    const state = forgetEdgeEvents(edge, forgotten, remaining);
+    return state === undefined ? undefined : { from: edge.from, to: edge.to, type: edge.type, ...state };
+  },
+};
 /** What the engine gives `appendCalls` to learn from: the edges the new calls add. */
 const learnAppended = (before: readonly CallRecord[], after: readonly CallRecord[]) =>
   appendedEdgeEvents(before.map(asCall), after.map(asCall));
@@ -1006,6 +1015,75 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.counts('p')).calls).toBe(1);
         expect((await store.listWorkflows('p'))[0]?.intents).toEqual(['find the build logs']);
         expect(await store.deleteExecutions('p', [])).toBe(0);
+      });
+
+      test('deleting runs takes back what they taught: edge and call counts, workflows from runs left', async () => {
+        const store = await fresh();
+        const run = (id: string, at: number, parse: CallRecord['status']): ExecutionRecord => ({
+          id,
+          intent: `read the config ${id}`,
+          startedAt: at,
+          calls: [
+            { tool: 'read_file', status: 'success', retries: 0, consumes: [], at },
+            { tool: 'parse_json', status: parse, retries: 0, consumes: [0], at: at + 1 },
+          ],
+        });
+        const record = (execution: ExecutionRecord) =>
+          store.recordExecutions('p', [{ execution, events: edgeEventsOf(execution.calls.map(asCall)) }], foldEdge, {
+            workflow: workflowOfRun,
+          });
+        // Declared by hand and seen failing only: the declaration outlives the run.
+        await store.insertEdge('p', { from: 'read_file', to: 'write_file', type: 'dependency', ...templateEdge() });
+        await record(run('r1', T0, 'success'));
+        await record(run('r2', T0 + 10, 'success'));
+        await record(run('r3', T0 + 20, 'failure'));
+        await record(run('r4', T0 + 30, 'success'));
+        await record({
+          id: 'r5',
+          intent: 'write the config',
+          startedAt: T0 + 40,
+          calls: [
+            { tool: 'read_file', status: 'success', retries: 0, consumes: [], at: T0 + 40 },
+            { tool: 'write_file', status: 'failure', retries: 0, consumes: [0], at: T0 + 41 },
+          ],
+        });
+        const parse = async () => counters(await store.listEdges('p', { to: 'parse_json' }));
+        expect(await parse()).toEqual([
+          `dependency read_file->parse_json observed count=3 ok=3 failed=1 first=${T0 + 1} last=${T0 + 31}`,
+          `sequence read_file->parse_json observed count=3 ok=3 failed=1 first=${T0 + 1} last=${T0 + 31}`,
+        ]);
+        const forget = (ids: string[]) =>
+          store.deleteExecutions('p', ids, { workflow: workflowOfRun, unlearn: unlearnRun });
+        // The latest confirmation goes: the edge is dated by the runs left, and its count no longer earns `observed`.
+        expect(await forget(['r4'])).toBe(1);
+        expect(await parse()).toEqual([
+          `dependency read_file->parse_json inferred count=2 ok=2 failed=1 first=${T0 + 1} last=${T0 + 11}`,
+          `sequence read_file->parse_json inferred count=2 ok=2 failed=1 first=${T0 + 1} last=${T0 + 11}`,
+        ]);
+        const wf = async () => (await store.listWorkflows('p')).map((w) => [w.key, w.runs, w.successes, w.lastSeen]);
+        expect(await wf()).toEqual([
+          ['read_file>write_file', 1, 0, T0 + 40],
+          ['read_file>parse_json', 3, 2, T0 + 20],
+        ]);
+        expect((await store.calledTools('p')).get('read_file')).toBe(4);
+        expect(await forget(['r1', 'r3'])).toBe(1 + 1);
+        expect(await parse()).toEqual([
+          `dependency read_file->parse_json inferred count=1 ok=1 failed=0 first=${T0 + 11} last=${T0 + 11}`,
+          `sequence read_file->parse_json inferred count=1 ok=1 failed=0 first=${T0 + 11} last=${T0 + 11}`,
+        ]);
+        expect(await wf()).toEqual([
+          ['read_file>write_file', 1, 0, T0 + 40],
+          ['read_file>parse_json', 1, 1, T0 + 10],
+        ]);
+        // Nothing left of what the runs taught: the edges and the workflows go; the declared edge stays declared.
+        expect(await forget(['r2', 'r5'])).toBe(2);
+        expect(await parse()).toEqual([]);
+        expect(await wf()).toEqual([]);
+        expect(counters(await store.listEdges('p'))).toEqual([
+          'dependency read_file->write_file template count=0 ok=0 failed=0 first=null last=null',
+        ]);
+        expect(await store.calledTools('p')).toEqual(new Map());
+        expect((await store.counts('p')).edges).toBe(1);
       });
 
       test('deleting a run keeps an intent in the workflows while another run still has it', async () => {

@@ -10,8 +10,10 @@ import { CredenceError, isCredenceError } from '../core/errors.js';
 import { mayContainSecret, scrubValue } from '../core/security/scrub.js';
 import { storableText } from '../core/text/text-safe.js';
 import { splitWords } from '../core/text/words.js';
+import type { ExecutionEdgeEvent } from '../core/graph/execution-edges.js';
 import {
   WORKFLOW_INTENTS_KEPT,
+  type EdgeUnlearn,
   type ExecutionRecord,
   type ObservationRecord,
   type Store,
@@ -241,4 +243,61 @@ export function workflowsOf(items: readonly { execution: ExecutionRecord }[], wo
     if (m !== undefined) merges.push(m);
   }
   return merges;
+}
+
+/** An edge event's key: type, from and to. */
+const eventKey = (e: ExecutionEdgeEvent): string => `${e.type}\u0000${e.from}\u0000${e.to}`;
+
+/** The edge events deleted executions taught (`unlearn.events`), by edge (type, from, to), each with its key. */
+export function unlearnedEdges(
+  deleted: readonly ExecutionRecord[],
+  unlearn: EdgeUnlearn,
+): Map<string, ExecutionEdgeEvent[]> {
+  const byEdge = new Map<string, ExecutionEdgeEvent[]>();
+  for (const execution of deleted)
+    for (const event of unlearn.events(execution)) {
+      const key = eventKey(event);
+      byEdge.set(key, [...(byEdge.get(key) ?? []), event]);
+    }
+  return byEdge;
+}
+
+/** The events of these edges (keys of {@link unlearnedEdges}) in the executions left, by edge. */
+export function eventsLeft(
+  remaining: readonly ExecutionRecord[],
+  keys: ReadonlySet<string>,
+  unlearn: EdgeUnlearn,
+): Map<string, ExecutionEdgeEvent[]> {
+  const byEdge = new Map<string, ExecutionEdgeEvent[]>();
+  for (const execution of remaining)
+    for (const event of unlearn.events(execution)) {
+      const key = eventKey(event);
+      if (keys.has(key)) byEdge.set(key, [...(byEdge.get(key) ?? []), event]);
+    }
+  return byEdge;
+}
+
+/**
+ * The learned workflows deleted executions had merged into (`ids`), and what the executions left make of them:
+ * their merges into those workflows, oldest first (`remaining()` newest first, as a store lists them; read only
+ * when a deleted run had a workflow), as a rebuild
+ * from the executions makes them. A workflow no run is left in gets no merge: it goes.
+ */
+export function workflowsAfterDelete(
+  deleted: readonly ExecutionRecord[],
+  remaining: () => readonly ExecutionRecord[],
+  workflow: WorkflowOf,
+): { ids: string[]; merges: WorkflowMerge[] } {
+  const ids = new Set(
+    workflowsOf(
+      deleted.map((execution) => ({ execution })),
+      workflow,
+    ).map((m) => m.id),
+  );
+  if (ids.size === 0) return { ids: [], merges: [] };
+  const merges = workflowsOf(
+    [...remaining()].reverse().map((execution) => ({ execution })),
+    workflow,
+  ).filter((m) => ids.has(m.id));
+  return { ids: [...ids].sort(), merges };
 }

@@ -297,6 +297,21 @@ export interface ExecutionBatchItem {
 /** Folds one edge event into the edge's current state (core/graph/edge-promotion). Pure. */
 export type EdgeFold = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent) => EdgeRecord;
 
+/**
+ * How deleted executions are taken back out of the tool graph: `events` gives the edge events a stored execution
+ * taught; `unfold` the state of one edge once the deleted executions' events of it (`forgotten`) are taken back,
+ * given the events of it in the executions left (`remaining`, read only when asked: it reads every execution left),
+ * or undefined when nothing of the edge is left (its row goes). Pure.
+ */
+export interface EdgeUnlearn {
+  events: (execution: ExecutionRecord) => readonly ExecutionEdgeEvent[];
+  unfold: (
+    edge: EdgeRecord,
+    forgotten: readonly ExecutionEdgeEvent[],
+    remaining: () => readonly ExecutionEdgeEvent[],
+  ) => EdgeRecord | undefined;
+}
+
 export interface RecordReport {
   /** Tools the executions named that the catalogue did not know; added with an empty description. */
   newTools: string[];
@@ -500,10 +515,17 @@ export interface ExecutionStore {
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   /**
-   * Deletes executions with their calls (their full text and embeddings go with them) and takes their intents out of
-   * the learned workflows' example intents (`credence forget <run id>`). Returns how many were deleted.
+   * Deletes executions with their calls (their full text and embeddings go with them), takes their calls off their
+   * tools' call counts and their intents out of the learned workflows' example intents (`credence forget <run id>`),
+   * in one transaction. With `workflow`, the workflows the deleted runs had merged into are built again from the
+   * runs left (those with none left go); with `unlearn`, each edge they taught has their events taken back
+   * (see {@link EdgeUnlearn}). Returns how many were deleted.
    */
-  deleteExecutions(scope: string, ids: readonly string[]): Promise<number>;
+  deleteExecutions(
+    scope: string,
+    ids: readonly string[],
+    options?: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn },
+  ): Promise<number>;
   /**
    * The scope's executions, newest first (`started_at`, then id), with their calls. `idPrefix`: only those whose id
    * starts with it (the Claude Code hooks' turns, `cc-`), found by the id's index.

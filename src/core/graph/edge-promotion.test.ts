@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers.js';
-import { PROMOTION_DEFAULTS, isConfirmed, observeEdge, promotedSource, templateEdge } from './edge-promotion.js';
+import {
+  PROMOTION_DEFAULTS,
+  forgetEdgeEvents,
+  isConfirmed,
+  observeEdge,
+  promotedSource,
+  templateEdge,
+} from './edge-promotion.js';
 import type { EdgeState } from './edge-promotion.js';
 import { CALL_STATUSES, EDGE_SOURCES } from '../types.js';
 import type { CallStatus } from '../types.js';
@@ -190,5 +197,52 @@ describe('promotedSource', () => {
   it('rejects a negative or fractional count', () => {
     expect(codeOf(() => promotedSource('template', -1))).toBe('INVALID_INPUT');
     expect(codeOf(() => promotedSource('template', 1.5))).toBe('INVALID_INPUT');
+  });
+});
+
+describe('forgetEdgeEvents', () => {
+  const none = (): never => {
+    throw new Error('the runs left were read though no date needed them');
+  };
+  it('takes a forgotten success back, dating the edge by the runs left when the forgotten run held the date', () => {
+    let edge = observeEdge(undefined, { status: 'success', at: 10 });
+    edge = observeEdge(edge, { status: 'failure', at: 20 });
+    edge = observeEdge(edge, { status: 'success', at: 30 });
+    edge = observeEdge(edge, { status: 'success', at: 40 });
+    expect(edge).toMatchObject({ source: 'observed', count: 3, lastSeen: 40 });
+    expect(
+      forgetEdgeEvents(edge, [{ status: 'success', at: 40 }], () => [
+        { status: 'success', at: 10 },
+        { status: 'failure', at: 20 },
+        { status: 'success', at: 30 },
+      ]),
+    ).toEqual({
+      source: 'inferred',
+      count: 2,
+      successes: 2,
+      failures: 1,
+      firstSeen: 10,
+      lastSeen: 30,
+    });
+    // A run that held neither date: the runs left are not read.
+    expect(forgetEdgeEvents(edge, [{ status: 'failure', at: 20 }], none)).toMatchObject({ failures: 0, lastSeen: 40 });
+  });
+
+  it('leaves nothing of an edge only the forgotten runs taught, and a declared edge declared', () => {
+    const learned = observeEdge(undefined, { status: 'success', at: 10 });
+    expect(forgetEdgeEvents(learned, [{ status: 'success', at: 10 }], () => [])).toBeUndefined();
+    const declared = observeEdge(templateEdge(), { status: 'failure', at: 10 });
+    expect(declared.source).toBe('template');
+    expect(forgetEdgeEvents(declared, [{ status: 'failure', at: 10 }], none)).toEqual(templateEdge());
+    // Only failures left: an unconfirmed edge, as a failed call alone makes one.
+    const tried = observeEdge(learned, { status: 'failure', at: 20 });
+    expect(forgetEdgeEvents(tried, [{ status: 'success', at: 10 }], () => [{ status: 'failure', at: 20 }])).toEqual({
+      source: 'inferred',
+      count: 0,
+      successes: 0,
+      failures: 1,
+      firstSeen: 20,
+      lastSeen: null,
+    });
   });
 });

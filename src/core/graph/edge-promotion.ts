@@ -122,6 +122,54 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
   };
 }
 
+/**
+ * The edge's state once some executions that saw it are forgotten (`credence forget` of a run): each forgotten event
+ * is taken back from the counters (a success or partial from `count` and `successes`, a failure from `failures`,
+ * never below 0), the source is what the count left earns (`observed` from `observedAtCount`, `inferred` from 1; with
+ * no success left, `template` for an edge declared and not yet confirmed, else `inferred`), and the dates are those of
+ * the executions left: `remaining()` gives the events of the edge in the executions still stored, read only when a
+ * forgotten event held a date (`lastSeen` is the latest remaining confirmation, `firstSeen` the earliest remaining
+ * sighting; a date no remaining execution explains, an edge restored or written as given, is kept). Undefined when
+ * nothing is left: no success, no failure, not declared (the row goes). `state` is not touched.
+ */
+export function forgetEdgeEvents(
+  state: EdgeState,
+  forgotten: readonly EdgeEvent[],
+  remaining: () => readonly EdgeEvent[],
+  options: PromotionOptions = {},
+): EdgeState | undefined {
+  requireState(state);
+  const confirmed = (e: EdgeEvent): boolean => e.status !== 'failure';
+  const taken = forgotten.filter(confirmed);
+  const count = Math.max(0, state.count - taken.length);
+  const successes = Math.max(0, state.successes - taken.length);
+  const failures = Math.max(0, state.failures - (forgotten.length - taken.length));
+  if (state.source === 'template' || (count === 0 && failures === 0)) {
+    // Never confirmed (a declared edge seen failing only), or nothing left of what the executions taught.
+    if (state.source !== 'template') return undefined;
+    return { ...templateEdge(), failures };
+  }
+  let left: readonly EdgeEvent[] | undefined;
+  const others = (): readonly EdgeEvent[] => (left ??= remaining());
+  const lastSeen =
+    count === 0
+      ? null
+      : state.lastSeen !== null && taken.some((e) => e.at === state.lastSeen)
+        ? (latest(others().filter(confirmed)) ?? state.lastSeen)
+        : state.lastSeen;
+  const firstSeen =
+    state.firstSeen !== null && forgotten.some((e) => e.at === state.firstSeen)
+      ? (earliest(others()) ?? state.firstSeen)
+      : state.firstSeen;
+  const earned = promotedSource('inferred', count, options);
+  return { source: earned, count, successes, failures, firstSeen, lastSeen };
+}
+
+const latest = (events: readonly EdgeEvent[]): number | undefined =>
+  events.reduce<number | undefined>((t, e) => (t === undefined || e.at > t ? e.at : t), undefined);
+const earliest = (events: readonly EdgeEvent[]): number | undefined =>
+  events.reduce<number | undefined>((t, e) => (t === undefined || e.at < t ? e.at : t), undefined);
+
 /** Position of a source in template < inferred < observed. */
 function rank(source: EdgeSource): number {
   return EDGE_SOURCES.indexOf(source);

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appendedEdgeEvents, edgeEventsOf, type ExecutionCall, type ExecutionEdgeEvent } from './execution-edges.js';
+import {
+  appendedEdgeEvents,
+  edgeEventsOf,
+  taughtEdgeEvents,
+  type ExecutionCall,
+  type ExecutionEdgeEvent,
+} from './execution-edges.js';
 import type { CallStatus } from '../types.js';
 
 const call = (tool: string, at: number, extra: Partial<ExecutionCall> = {}): ExecutionCall => ({
@@ -231,5 +237,22 @@ describe('appendedEdgeEvents', () => {
         expect(appended.map(key).sort()).toEqual(edgeEventsOf(calls).map(key).sort());
       }),
     );
+  });
+});
+
+describe('taughtEdgeEvents', () => {
+  it("is a run's edge events, only its dependencies when every call names what it waited for (execute_dag)", () => {
+    const calls = [
+      { tool: 'load', status: 'success' as const, at: 1 },
+      { tool: 'branch_a', status: 'success' as const, at: 2, consumes: [0] },
+      { tool: 'branch_b', status: 'success' as const, at: 3, consumes: [0] },
+    ];
+    const types = (events: readonly { type: string; from: string; to: string }[]) =>
+      events.map((e) => `${e.type} ${e.from}->${e.to}`);
+    expect(types(taughtEdgeEvents(calls))).toEqual(types(edgeEventsOf(calls)));
+    expect(types(taughtEdgeEvents(calls.map((c, i) => ({ ...c, dependsOn: i === 0 ? [] : [0] }))))).toEqual([
+      'dependency load->branch_a',
+      'dependency load->branch_b',
+    ]);
   });
 });

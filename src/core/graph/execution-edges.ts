@@ -103,3 +103,20 @@ export function appendedEdgeEvents(
   const known = new Set(edgeEventsOf(before).map(keyOf));
   return edgeEventsOf(after).filter((event) => !known.has(keyOf(event)));
 }
+
+/**
+ * The edge events a stored execution taught when it was recorded, as forgetting it takes them back: those of
+ * {@link edgeEventsOf}, but only the `dependency` ones for a run whose every call names what it waited for
+ * (`dependsOn`, as the MCP gateway's `execute_dag` records a workflow's run, learning its dependencies alone: its
+ * calls follow its layers, not one another). A run recorded by hand with `dependsOn` on every call taught its
+ * sequences too; they are kept rather than taken from another run's count (what a forget cannot tell apart stays).
+ * A run appended call by call counted an edge whose first occurrence failed as a failure; here it is the run's
+ * success when any occurrence ran, as recording it whole counts it.
+ */
+export function taughtEdgeEvents(
+  calls: readonly (ExecutionCall & { readonly dependsOn?: readonly number[] })[],
+): ExecutionEdgeEvent[] {
+  const events = edgeEventsOf(calls);
+  const layered = calls.length > 0 && calls.every((c) => c.dependsOn !== undefined);
+  return layered ? events.filter((e) => e.type === 'dependency') : events;
+}

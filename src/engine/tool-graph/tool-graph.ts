@@ -11,8 +11,8 @@ import { scrubText } from '../../core/security/scrub.js';
 import { parseIsoInstant } from '../../core/time.js';
 import { isBlankText } from '../../core/text/plain-text.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
-import { isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
-import { edgeEventsOf, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
+import { forgetEdgeEvents, isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
+import { edgeEventsOf, taughtEdgeEvents, type ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import { EDGE_TYPES, type CallInput, type EdgeSource, type EdgeType, type ExecutionInput } from '../../core/types.js';
 import {
   CallInputSchema,
@@ -24,6 +24,7 @@ import {
 import type {
   CallRecord,
   EdgeRecord,
+  EdgeUnlearn,
   ExecutionBatchItem,
   ExecutionRecord,
   ExecutionStore,
@@ -139,6 +140,20 @@ function foldEdge(current: EdgeRecord | undefined, event: ExecutionEdgeEvent): E
   const state = observeEdge(current, { status: event.status, at: event.at });
   return { from: event.from, to: event.to, type: event.type, ...state };
 }
+
+/**
+ * How forgetting runs takes back what they taught the tool graph (store/types EdgeUnlearn): the edge events a stored
+ * run taught when it was recorded (core/graph/execution-edges `taughtEdgeEvents`), taken back from each edge
+ * (core/graph/edge-promotion `forgetEdgeEvents`).
+ */
+export const edgeUnlearn: EdgeUnlearn = {
+  events: (execution) =>
+    taughtEdgeEvents(execution.calls.map((call) => ({ ...call, at: call.at ?? execution.startedAt }))),
+  unfold: (edge, forgotten, remaining) => {
+    const state = forgetEdgeEvents(edge, forgotten, remaining);
+    return state === undefined ? undefined : { from: edge.from, to: edge.to, type: edge.type, ...state };
+  },
+};
 
 /** A checked call as the store keeps it: consumes deduplicated and sorted, `at` in epoch ms (default `at`). */
 function toCallRecord(call: CallInput, at: number): CallRecord & { at: number } {

@@ -19,6 +19,9 @@ import {
   callsPerTool,
   endedAt,
   foldWorkflows,
+  workflowsAfterDelete,
+  unlearnedEdges,
+  eventsLeft,
   nulSafeStore,
   observationFingerprint,
   workflowsOf,
@@ -58,6 +61,7 @@ import {
   type DumpRow,
   type DumpTable,
   type EdgeFold,
+  type EdgeUnlearn,
   type EdgeRecord,
   type EmbeddingKind,
   type EmbeddingStamp,
@@ -862,7 +866,13 @@ export class PgStore implements Store {
       const key = edgeKey(event);
       folded.set(key, fold(folded.get(key) ?? current.get(key), event));
     }
-    const edges = [...folded.values()];
+    await this.#updateEdges(c, scope, [...folded.values()]);
+    return folded;
+  }
+
+  /** Writes edges back over their (locked) rows. */
+  async #updateEdges(c: pg.PoolClient, scope: string, edges: readonly EdgeRecord[]): Promise<void> {
+    if (edges.length === 0) return;
     await c.query(
       `UPDATE edges e SET source = v.source, count = v.count, successes = v.successes, failures = v.failures,
          first_seen = v.first_seen, last_seen = v.last_seen
@@ -883,7 +893,6 @@ export class PgStore implements Store {
         edges.map((e) => e.lastSeen),
       ],
     );
-    return folded;
   }
 
   // ---- executions ----------------------------------------------------------------------------
@@ -1767,34 +1776,145 @@ export class PgStore implements Store {
     });
   }
 
-  async deleteExecutions(scope: string, ids: readonly string[]): Promise<number> {
+  async deleteExecutions(
+    scope: string,
+    ids: readonly string[],
+    options: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn } = {},
+  ): Promise<number> {
     if (ids.length === 0) return 0;
     const list = [...new Set(ids)];
     return this.#tx(async (c) => {
+      // The runs are locked first: a concurrent forget of one of them finds it gone, and takes nothing back twice.
+      const held = await this.#rows(
+        'SELECT * FROM executions WHERE scope = $1 AND id = ANY($2::text[]) ORDER BY started_at, id FOR UPDATE',
+        [scope, list],
+        c,
+      );
+      if (held.length === 0) return 0;
+      const callRows = await this.#rows(
+        'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
+        [scope, held.map((r) => r.id)],
+        c,
+      );
+      const calls = callsByExecution(callRows);
+      const deleted = held.map((row) => toExecution(row, calls.get(String(row.id)) ?? []));
       // The calls go by the foreign key's cascade; the full text is a column of the row.
-      const gone = await c.query('DELETE FROM executions WHERE scope = $1 AND id = ANY($2::text[]) RETURNING intent', [
-        scope,
-        list,
-      ]);
+      const gone = await c.query('DELETE FROM executions WHERE scope = $1 AND id = ANY($2::text[])', [scope, list]);
       await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'execution' AND ref_id = ANY($2::text[])`, [
         scope,
         list,
       ]);
-      const intents = new Set(gone.rows.map((r) => String(r.intent)));
+      const intents = new Set(deleted.map((e) => e.intent));
       // An intent another run still has stays (runs are not linked to workflows: any run of the scope counts).
       const still = await c.query(
         'SELECT DISTINCT intent FROM executions WHERE scope = $1 AND intent = ANY($2::text[])',
         [scope, [...intents]],
       );
       for (const r of still.rows) intents.delete(String(r.intent));
-      for (const w of (await c.query('SELECT id, intents FROM workflows WHERE scope = $1', [scope])).rows) {
+      // What the runs taught is taken back, computed from the runs left, under the locks recording takes and in its
+      // order (edges, workflows, tools), all taken before the runs left are read: a run recorded meanwhile into one
+      // of them waits, then folds into what this wrote.
+      const forgotten =
+        options.unlearn === undefined
+          ? new Map<string, ExecutionEdgeEvent[]>()
+          : unlearnedEdges(deleted, options.unlearn);
+      const edges = await this.#lockEdges(
+        c,
+        scope,
+        [...forgotten.values()].map((events) => events[0] as ExecutionEdgeEvent),
+      );
+      const merged = new Set(
+        options.workflow === undefined
+          ? []
+          : workflowsOf(
+              deleted.map((execution) => ({ execution })),
+              options.workflow,
+            ).map((m) => m.id),
+      );
+      const workflows = await this.#rows(
+        'SELECT id, intents FROM workflows WHERE scope = $1 ORDER BY id FOR UPDATE',
+        [scope],
+        c,
+      );
+      const remaining = edges.length > 0 || merged.size > 0 ? await this.#listExecutions(scope, undefined, c) : [];
+      if (options.unlearn !== undefined && edges.length > 0)
+        await this.#unlearnEdges(c, scope, edges, forgotten, remaining, options.unlearn);
+      for (const w of workflows) {
         const before = parse<string[]>(w.intents, []);
         const after = before.filter((i) => !intents.has(i));
         if (after.length !== before.length)
           await c.query('UPDATE workflows SET intents = $1 WHERE scope = $2 AND id = $3', [json(after), scope, w.id]);
       }
+      if (options.workflow !== undefined && merged.size > 0) {
+        const rebuilt = workflowsAfterDelete(deleted, () => remaining, options.workflow);
+        await c.query('DELETE FROM workflows WHERE scope = $1 AND id = ANY($2::text[])', [scope, rebuilt.ids]);
+        await this.#mergeWorkflows(c, scope, rebuilt.merges);
+      }
+      // Their calls come off their tools' call counts (`credence status`, the graph's central tools), in id order.
+      const perTool = callsPerTool(deleted.flatMap((e) => e.calls));
+      const tools = [...perTool.keys()].sort(byCodePoint);
+      await c.query(
+        `UPDATE tools t SET calls = GREATEST(0, t.calls - v.n)
+         FROM unnest($2::text[], $3::bigint[]) AS v(id, n) WHERE t.scope = $1 AND t.id = v.id`,
+        [scope, tools, tools.map((t) => perTool.get(t))],
+      );
       return gone.rowCount ?? 0;
     });
+  }
+
+  /** Locks the stored edges of these keys, in key order (as recording locks them). */
+  async #lockEdges(
+    c: pg.PoolClient,
+    scope: string,
+    keys: readonly { from: string; to: string; type: string }[],
+  ): Promise<EdgeRecord[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.#rows(
+      `SELECT e.* FROM edges e JOIN unnest($2::text[], $3::text[], $4::text[]) AS v(type, from_tool, to_tool)
+         ON e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool
+       ORDER BY e.type, e.from_tool, e.to_tool FOR UPDATE OF e`,
+      [scope, keys.map((k) => k.type), keys.map((k) => k.from), keys.map((k) => k.to)],
+      c,
+    );
+    return rows.map(toEdge);
+  }
+
+  /** Takes deleted executions' edge events back out of their (locked) edges (store/types EdgeUnlearn). */
+  async #unlearnEdges(
+    c: pg.PoolClient,
+    scope: string,
+    edges: readonly EdgeRecord[],
+    forgotten: ReadonlyMap<string, readonly ExecutionEdgeEvent[]>,
+    remaining: readonly ExecutionRecord[],
+    unlearn: EdgeUnlearn,
+  ): Promise<void> {
+    let left: Map<string, ExecutionEdgeEvent[]> | undefined;
+    const eventsOf = (key: string): ExecutionEdgeEvent[] =>
+      (left ??= eventsLeft(remaining, new Set(forgotten.keys()), unlearn)).get(key) ?? [];
+    const kept: EdgeRecord[] = [];
+    const gone: EdgeRecord[] = [];
+    const ends = new Set<string>();
+    for (const edge of edges) {
+      const key = edgeKey(edge);
+      const next = unlearn.unfold(edge, forgotten.get(key) ?? [], () => eventsOf(key));
+      if (next === undefined) gone.push(edge);
+      else kept.push(next);
+      ends.add(edge.from).add(edge.to);
+    }
+    if (gone.length > 0)
+      await c.query(
+        `DELETE FROM edges e USING unnest($2::text[], $3::text[], $4::text[]) AS v(type, from_tool, to_tool)
+         WHERE e.scope = $1 AND e.type = v.type AND e.from_tool = v.from_tool AND e.to_tool = v.to_tool`,
+        [scope, gone.map((e) => e.type), gone.map((e) => e.from), gone.map((e) => e.to)],
+      );
+    await this.#updateEdges(c, scope, kept);
+    // The edges' ends are logged as tool changes, as putEdge logs them: a graph snapshot reads them again.
+    await c.query(
+      `INSERT INTO changes (scope, kind, id, seq, deleted)
+       SELECT $1, 'tool', t.id, r.revision, false FROM unnest($2::text[]) AS t(id), revisions r WHERE r.scope = $1
+       ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq`,
+      [scope, [...ends].sort(byCodePoint)],
+    );
   }
 
   async deleteSkill(scope: string, id: string): Promise<boolean> {

@@ -20,6 +20,9 @@ import {
   endedAt,
   foldWorkflows,
   workflowsOf,
+  workflowsAfterDelete,
+  unlearnedEdges,
+  eventsLeft,
   nulSafeStore,
   observationFingerprint,
   toolWords,
@@ -58,6 +61,7 @@ import {
   type HookEvent,
   type CallRecord,
   type EdgeFold,
+  type EdgeUnlearn,
   type EmbeddingKind,
   type EmbeddingStamp,
   type EpochMs,
@@ -1565,25 +1569,30 @@ export class SqliteStore implements Store {
     this.#db.exec(`INSERT INTO observations_fts (observations_fts, rank) VALUES ('secure-delete', ${on ? 1 : 0})`);
   }
 
-  async deleteExecutions(scope: string, ids: readonly string[]): Promise<number> {
+  async deleteExecutions(
+    scope: string,
+    ids: readonly string[],
+    options: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn } = {},
+  ): Promise<number> {
     if (ids.length === 0) return 0;
     const list = json([...new Set(ids)]);
-    return this.#write(() => {
-      const intents = new Set(
-        (
-          this.#stmt('SELECT intent FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))').all(
-            scope,
-            list,
-          ) as Row[]
-        ).map((r) => String(r.intent)),
-      );
+    const deletedCount = this.#write(() => {
+      const rows = this.#stmt(
+        'SELECT * FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY started_at, id',
+      ).all(scope, list) as Row[];
+      const deleted = rows.map((row) => this.#toExecution(row));
+      const intents = new Set(deleted.map((e) => e.intent));
       // The calls go by the foreign key's cascade; the full text by the executions' trigger.
-      const deleted = this.#stmt(
-        'DELETE FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))',
-      ).run(scope, list).changes;
+      const count = this.#stmt('DELETE FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))').run(
+        scope,
+        list,
+      ).changes;
       this.#stmt(
         `DELETE FROM embeddings WHERE scope = ? AND kind = 'execution' AND ref_id IN (SELECT value FROM json_each(?))`,
       ).run(scope, list);
+      // Their calls come off their tools' call counts (`credence status`, the graph's central tools).
+      const uncount = this.#stmt('UPDATE tools SET calls = max(0, calls - ?) WHERE scope = ? AND id = ?');
+      for (const [tool, n] of callsPerTool(deleted.flatMap((e) => e.calls))) uncount.run(n, scope, tool);
       // An intent another run still has stays (runs are not linked to workflows: any run of the scope counts).
       const kept = this.#stmt('SELECT 1 FROM executions WHERE scope = ? AND intent = ? LIMIT 1');
       for (const i of intents) if (kept.get(scope, i) !== undefined) intents.delete(i);
@@ -1593,8 +1602,57 @@ export class SqliteStore implements Store {
         const after = before.filter((i) => !intents.has(i));
         if (after.length !== before.length) update.run(json(after), scope, w.id);
       }
-      return deleted;
+      // What the runs taught is taken back, from the runs left (read once, and only when needed).
+      let left: ExecutionRecord[] | undefined;
+      const remaining = (): ExecutionRecord[] => (left ??= this.#listExecutionsNow(scope, -1));
+      if (options.workflow !== undefined) {
+        const rebuilt = workflowsAfterDelete(deleted, remaining, options.workflow);
+        const drop = this.#stmt('DELETE FROM workflows WHERE scope = ? AND id = ?');
+        for (const id of rebuilt.ids) drop.run(scope, id);
+        this.#mergeWorkflows(scope, rebuilt.merges);
+      }
+      if (options.unlearn !== undefined) this.#unlearnEdges(scope, deleted, remaining, options.unlearn);
+      return count;
     });
+    // Edges and calls were written behind the caches' backs: they read them again from the tables.
+    this.#edgeCache.clear();
+    this.#edgeCacheSize = 0;
+    this.#calls.clear();
+    return deletedCount;
+  }
+
+  /** Takes deleted executions' edge events back out of their edges (store/types EdgeUnlearn). In a transaction. */
+  #unlearnEdges(
+    scope: string,
+    deleted: readonly ExecutionRecord[],
+    remaining: () => readonly ExecutionRecord[],
+    unlearn: EdgeUnlearn,
+  ): void {
+    const forgotten = unlearnedEdges(deleted, unlearn);
+    if (forgotten.size === 0) return;
+    let left: Map<string, ExecutionEdgeEvent[]> | undefined;
+    const eventsOf = (key: string): ExecutionEdgeEvent[] =>
+      (left ??= eventsLeft(remaining(), new Set(forgotten.keys()), unlearn)).get(key) ?? [];
+    const read = this.#stmt('SELECT * FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
+    const remove = this.#stmt('DELETE FROM edges WHERE scope = ? AND from_tool = ? AND to_tool = ? AND type = ?');
+    const written: EdgeRecord[] = [];
+    const ends = new Set<string>();
+    for (const [key, events] of forgotten) {
+      const { from, to, type } = events[0] as ExecutionEdgeEvent;
+      const row = read.get(scope, from, to, type) as Row | undefined;
+      if (row === undefined) continue;
+      const next = unlearn.unfold(toEdge(row), events, () => eventsOf(key));
+      if (next === undefined) remove.run(scope, from, to, type);
+      else written.push(next);
+      ends.add(from).add(to);
+    }
+    this.#writeEdges(scope, written);
+    // The edges' ends are logged as tool changes, as putEdge logs them: a graph snapshot reads them again.
+    const log = this.#stmt(`
+      INSERT INTO changes (scope, kind, id, seq, deleted)
+      VALUES (?, 'tool', ?, (SELECT revision FROM revisions WHERE scope = ?), 0)
+      ON CONFLICT (scope, kind, id) DO UPDATE SET seq = excluded.seq`);
+    for (const tool of ends) log.run(scope, tool, scope);
   }
 
   async deleteInstinct(scope: string, id: string): Promise<boolean> {
