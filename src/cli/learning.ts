@@ -146,8 +146,8 @@ export function registerLearning(program: Command, context: () => CommandContext
     .command('forget <id>')
     .description(
       'delete an observation (or instinct, skill, memory) and what was derived only from it; an instinct or skill ' +
-        'with the observations it was learned from; a run (its prompt, calls, full text); a Claude Code session ' +
-        'id: its runs and its hook state',
+        'with the observations it was learned from; a run (its prompt, calls, full text, what it taught); a learned ' +
+        'workflow id (wf-…): its runs; a Claude Code session id: its runs and its hook state',
     )
     .option('--dir <folder>', 'the folder evolve writes to (default .credence)')
     .option('--skills-dir <folder>', 'where skills are (default: as evolve writes them)')
@@ -169,13 +169,15 @@ export function registerLearning(program: Command, context: () => CommandContext
       const spooled = result.spooledEventsForgotten ?? 0;
       if (ctx.wantsJson) return printJson(ctx, result);
       const learnedFrom = result.evidenceForgotten.length;
-      const runs = result.kind === 'session' ? (result.runsForgotten ?? []).length : 0;
+      const runs = result.kind === 'session' || result.kind === 'workflow' ? (result.runsForgotten ?? []).length : 0;
       const left = result.observationsLeft ?? [];
       const fromCalls = (result.observationsForgotten ?? []).length;
       const also = [
         ...(result.kind === 'session'
           ? [`forgot its ${runs} run${runs === 1 ? '' : 's'} (prompts, calls, full text) and its hook state`]
-          : []),
+          : result.kind === 'workflow'
+            ? [`forgot its ${runs} run${runs === 1 ? '' : 's'} (intents, calls, full text) and what they taught`]
+            : []),
         ...(fromCalls === 0
           ? []
           : [`forgot the ${fromCalls} observation${fromCalls === 1 ? '' : 's'} learned from its calls`]),

@@ -830,7 +830,8 @@ export class Credence {
   }
 
   /**
-   * Deletes an observation (or instinct, skill, memory) and what was derived only from it. With `hookFiles` (the base
+   * Deletes an observation (or instinct, skill, memory, run, learned workflow by its runs, Claude Code session) and
+   * what was derived only from it (a run: what it taught the tool graph and its workflow). With `hookFiles` (the base
    * of the hooks' files of this store: platform/hook-spool storeHookFiles), a Claude Code session's events still in
    * the hooks' spool go first (the next drain would learn them again): `spooledEventsForgotten` in a session's
    * result, and a session whose only trace is there is forgotten too.

@@ -72,6 +72,31 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  it('a learned workflow id forgets its runs, and the workflow goes with them; other runs stay', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const run = (intent: string, tools: string[]) => ({
+      intent,
+      calls: tools.map((tool, i) => ({ tool, status: 'success' as const, ...(i > 0 ? { consumes: [i - 1] } : {}) })),
+    });
+    await credence.recordExecutions([
+      run('translate the weather report for Paris', ['fetch_weather', 'translate_text']),
+      run('translate the weather report for Rome', ['fetch_weather', 'translate_text']),
+      run('email the weather report', ['fetch_weather', 'send_email']),
+    ]);
+    const [translate, email] = (await credence.workflows()).sort((a, b) => b.runs - a.runs);
+    const result = await credence.forget(translate?.id as string);
+    expect(result).toMatchObject({ kind: 'workflow', id: translate?.id });
+    expect(result.runsForgotten).toHaveLength(2);
+    expect((await credence.workflows()).map((w) => w.id)).toEqual([email?.id]);
+    expect((await credence.runs()).map((r) => r.intent)).toEqual(['email the weather report']);
+    expect((await credence.edges()).map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`).sort()).toEqual([
+      'dependency fetch_weather->send_email 1',
+      'sequence fetch_weather->send_email 1',
+    ]);
+    await expect(credence.forget(translate?.id as string)).rejects.toThrow(/nothing has the id/);
+    await credence.close();
+  });
+
   it("a session id deletes its turns' runs and its hook state, not another session's", async () => {
     const { credence, store } = await engine();
     const result = await credence.forget(SESSION);
@@ -79,7 +104,9 @@ describe('forget a run or a Claude Code session', () => {
     expect((await store.listExecutions('p')).map((r) => r.id).sort()).toEqual([`cc-${SESSION}1-1`, 'run-7']);
     expect(await store.searchExecutions('p', '"deploy"')).toEqual([]);
     expect(await store.hookSession('p', SESSION)).toEqual({ turn: 0, state: {} });
-    await expect(credence.forget(SESSION)).rejects.toThrow(/nothing has the id .*run or Claude Code session/);
+    await expect(credence.forget(SESSION)).rejects.toThrow(
+      /nothing has the id .*run, learned workflow or Claude Code session/,
+    );
     await credence.close();
   });
 

@@ -16,7 +16,7 @@ import { SESSION_TAG_PREFIX, sessionLabel } from '../core/runs/session-label.js'
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import { edgeUnlearn } from './tool-graph/tool-graph.js';
-import { workflowOf } from './workflows/workflows.js';
+import { ensureWorkflows, workflowOf } from './workflows/workflows.js';
 import {
   instinctEvidence,
   checkInstinctFile,
@@ -38,6 +38,7 @@ import type {
   ObservationRecord,
   ObservationStore,
   SkillRecord,
+  WorkflowStore,
 } from '../store/types.js';
 
 /**
@@ -59,9 +60,12 @@ export interface LimitOptions {
 
 export interface ForgetResult {
   id: string;
-  /** `run`: a recorded run (execution); `session`: a Claude Code session, its runs and its hook state. */
-  kind: 'observation' | 'instinct' | 'skill' | 'memory' | 'run' | 'session';
-  /** The runs deleted (a run, or a session's turns `cc-<session>-<turn>`). */
+  /**
+   * `run`: a recorded run (execution); `session`: a Claude Code session, its runs and its hook state; `workflow`: a
+   * learned workflow (`wf-…`), by its runs.
+   */
+  kind: 'observation' | 'instinct' | 'skill' | 'memory' | 'run' | 'session' | 'workflow';
+  /** The runs deleted (a run, a session's turns `cc-<session>-<turn>`, a workflow's runs). */
   runsForgotten?: string[];
   /**
    * A session: the observations learned from its prompts (the hooks' corrections) that were kept, each to forget by
@@ -95,6 +99,7 @@ interface Ctx {
     LearningStore &
     FeedbackStore &
     Pick<ExecutionStore, 'getExecution' | 'listExecutions' | 'deleteExecutions'> &
+    WorkflowStore &
     Pick<
       HookQueueStore,
       | 'forgetHookSession'
@@ -330,6 +335,9 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id], observationsForgotten };
   }
+  // A learned workflow goes with its runs, as an instinct goes with its observations: it is made of nothing else.
+  const workflow = await forgetWorkflow(ctx, id, now, result);
+  if (workflow !== undefined) return workflow;
   // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
   const prefix = `cc-${sessionLabel(id)}-`;
   const runs = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix })).filter((r) =>
@@ -368,8 +376,42 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   throw new CredenceError(
     'NOT_FOUND',
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
-      'no observation, instinct, skill, memory, run or Claude Code session',
+      'no observation, instinct, skill, memory, run, learned workflow or Claude Code session',
   );
+}
+
+/**
+ * A learned workflow (`wf-…`, `credence workflows`) by its id: its runs are forgotten as a run is (their calls' hook
+ * observations, a turn's prompt in the hooks' state), and the workflow, left with no run, goes. Undefined when the
+ * scope has no workflow of that id.
+ */
+async function forgetWorkflow(
+  ctx: Ctx,
+  id: string,
+  now: number,
+  result: { derivedRemoved: string[]; derivedUpdated: string[]; derivedForgotten: string[]; files: string[] },
+): Promise<ForgetResult | undefined> {
+  if (!id.startsWith('wf-')) return undefined;
+  await ensureWorkflows(ctx.store, ctx.scope);
+  if (!(await ctx.store.listWorkflows(ctx.scope)).some((w) => w.id === id)) return undefined;
+  const runs = (await ctx.store.listExecutions(ctx.scope)).filter((r) => workflowOf(r)?.id === id);
+  const fromCalls = await learnedFromCalls(ctx, runs);
+  await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
+  await ctx.store.deleteExecutions(
+    ctx.scope,
+    runs.map((r) => r.id),
+    TAKE_BACK,
+  );
+  for (const r of runs) await forgetTurnIntent(ctx, r.id, r.intent, now);
+  const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
+  return {
+    id,
+    kind: 'workflow',
+    ...result,
+    evidenceForgotten: [],
+    runsForgotten: runs.map((r) => r.id).sort(),
+    observationsForgotten,
+  };
 }
 
 /** Reads every instinct's and skill's file that forgetting these observations would rewrite or remove. */

@@ -272,7 +272,8 @@ export const META_TOOLS: readonly MetaTool[] = [
     description:
       'Deletes an observation, instinct, skill or memory by id, and what was derived only from it (files included); ' +
       'an instinct or skill with the observations it was learned from, so that evolve does not learn it again; ' +
-      "a run or a Claude Code session id: its runs, the hooks' state and its events still in the hooks' spool.",
+      "a run or a Claude Code session id: its runs, the hooks' state and its events still in the hooks' spool; " +
+      'a run goes with what it taught (edge counts, its learned workflow); a learned workflow id (wf-…): its runs.',
     input: z.strictObject({ id: text('id') }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence, hookFiles }, a) =>
