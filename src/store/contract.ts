@@ -703,6 +703,38 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listExecutions('p', { limit: 5 })).toHaveLength(1);
       });
 
+      test('listExecutions puts runs started at one instant latest recorded first, whatever their ids', async () => {
+        const store = await fresh();
+        const run = (id: string): ExecutionRecord => ({ id, intent: `run ${id}`, startedAt: T0, calls: [] });
+        // One run alone, then two in one batch (recorded in their order), then one more alone; then a later one.
+        await store.insertExecution('p', run('run-c'));
+        await store.recordExecutions(
+          'p',
+          [
+            { execution: run('run-a'), events: [] },
+            { execution: run('run-d'), events: [] },
+          ],
+          foldEdge,
+        );
+        await store.insertExecution('p', run('run-b'));
+        await store.insertExecution('p', { ...run('run-0'), startedAt: T0 + 1 });
+        expect((await store.listExecutions('p')).map((e) => e.id)).toEqual([
+          'run-0',
+          'run-b',
+          'run-d',
+          'run-a',
+          'run-c',
+        ]);
+        expect((await store.listExecutions('p', { limit: 3 })).map((e) => e.id)).toEqual(['run-0', 'run-b', 'run-d']);
+        expect((await store.listExecutions('p', { idPrefix: 'run-' })).map((e) => e.id)).toEqual([
+          'run-0',
+          'run-b',
+          'run-d',
+          'run-a',
+          'run-c',
+        ]);
+      });
+
       test('listExecutions with an id prefix gives only those runs, newest first, with their calls', async () => {
         const store = await fresh();
         const ids = ['cc-s1-1', 'rec-1', 'cc-s1-2', 'cc.', 'cc', 'cd-1', 'cc-s2-1'];

@@ -527,7 +527,9 @@ export interface ExecutionStore {
     options?: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn },
   ): Promise<number>;
   /**
-   * The scope's executions, newest first (`started_at`, then id), with their calls. `idPrefix`: only those whose id
+   * The scope's executions, newest first (`started_at`, then the latest recorded: runs that started at the same
+   * instant, as a flow run at a fixed `now` records them, come in the order they were recorded, whatever their ids),
+   * with their calls. `idPrefix`: only those whose id
    * starts with it (the Claude Code hooks' turns, `cc-`), found by the id's index.
    */
   listExecutions(scope: string, options?: { limit?: number; idPrefix?: string }): Promise<ExecutionRecord[]>;

@@ -1212,12 +1212,13 @@ export class PgStore implements Store {
     const rows =
       idPrefix === undefined || idPrefix === ''
         ? await this.#rows(
-            'SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, id LIMIT $2',
+            'SELECT * FROM executions WHERE scope = $1 ORDER BY started_at DESC, rowid DESC LIMIT $2',
             [scope, limit ?? null],
             on,
           )
         : await this.#rows(
-            'SELECT * FROM executions WHERE scope = $1 AND starts_with(id, $3) ORDER BY started_at DESC, id LIMIT $2',
+            'SELECT * FROM executions WHERE scope = $1 AND starts_with(id, $3) ' +
+              'ORDER BY started_at DESC, rowid DESC LIMIT $2',
             [scope, limit ?? null, idPrefix],
             on,
           );
@@ -1786,7 +1787,7 @@ export class PgStore implements Store {
     return this.#tx(async (c) => {
       // The runs are locked first: a concurrent forget of one of them finds it gone, and takes nothing back twice.
       const held = await this.#rows(
-        'SELECT * FROM executions WHERE scope = $1 AND id = ANY($2::text[]) ORDER BY started_at, id FOR UPDATE',
+        'SELECT * FROM executions WHERE scope = $1 AND id = ANY($2::text[]) ORDER BY started_at, rowid FOR UPDATE',
         [scope, list],
         c,
       );

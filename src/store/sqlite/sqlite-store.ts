@@ -1018,16 +1018,15 @@ export class SqliteStore implements Store {
     // (scope, id) index, compared byte by byte as SQLite's default collation does.
     const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     const rows = this.#stmt(
-      'SELECT * FROM executions WHERE scope = ? AND id >= ? AND id < ? ORDER BY started_at DESC, id LIMIT ?',
+      'SELECT * FROM executions WHERE scope = ? AND id >= ? AND id < ? ORDER BY started_at DESC, rowid DESC LIMIT ?',
     ).all(scope, prefix, next, options.limit ?? -1) as Row[];
     return rows.map((row) => this.#toExecution(row));
   }
 
   #listExecutionsNow(scope: string, limit: number | undefined): ExecutionRecord[] {
-    const rows = this.#stmt('SELECT * FROM executions WHERE scope = ? ORDER BY started_at DESC, id LIMIT ?').all(
-      scope,
-      limit ?? -1,
-    ) as Row[];
+    const rows = this.#stmt(
+      'SELECT * FROM executions WHERE scope = ? ORDER BY started_at DESC, rowid DESC LIMIT ?',
+    ).all(scope, limit ?? -1) as Row[];
     if (limit !== undefined && limit >= 0) return rows.map((row) => this.#toExecution(row));
     // Every execution of the scope: read all its calls in one query rather than one per execution.
     const calls = callsByExecution(
@@ -1578,7 +1577,8 @@ export class SqliteStore implements Store {
     const list = json([...new Set(ids)]);
     const deletedCount = this.#write(() => {
       const rows = this.#stmt(
-        'SELECT * FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY started_at, id',
+        'SELECT * FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?)) ' +
+          'ORDER BY started_at, rowid',
       ).all(scope, list) as Row[];
       const deleted = rows.map((row) => this.#toExecution(row));
       const intents = new Set(deleted.map((e) => e.intent));
