@@ -1,5 +1,6 @@
 /** @module cli/workflows — `credence workflows`: the learned workflows, most recently used first (issue 19). */
 import type { Command } from 'commander';
+import { laterWorkflowNote } from '../engine/explain.js';
 import type { WorkflowView } from '../engine/workflows/workflows.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { parseLimit } from './parse.js';
@@ -36,10 +37,17 @@ export function registerWorkflows(program: Command, context: () => CommandContex
     .action(async (options: { limit?: number }) => {
       const ctx = context();
       // Without --limit, all are read to say how many more there are; the first WORKFLOWS_DEFAULT_LIMIT are shown.
-      const all = await withCredence(ctx, (c) =>
-        c.workflows(options.limit === undefined ? {} : { limit: options.limit }),
-      );
+      const { all, now } = await withCredence(ctx, async (c) => ({
+        all: await c.workflows(options.limit === undefined ? {} : { limit: options.limit }),
+        now: c.now(),
+      }));
       const list = options.limit === undefined ? all.slice(0, WORKFLOWS_DEFAULT_LIMIT) : all;
+      // A --now before a workflow's last use: its figures include the later runs (as `edges` says of edges).
+      const later = laterWorkflowNote(
+        list.map((w) => ({ firstSeen: Date.parse(w.firstSeen), lastSeen: Date.parse(w.lastSeen) })),
+        now,
+      );
+      if (later !== undefined) ctx.io.stderr(`credence: ${later}\n`);
       const more = all.length - list.length;
       const note =
         more > 0

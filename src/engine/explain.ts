@@ -89,6 +89,33 @@ export function dagConfidenceLines(
 }
 
 /**
+ * The store keeps a learned workflow's runs, successes and first and last use, not their history: at a time before
+ * its last use its figures include the runs after it (and decay nothing), and one first used after that time did not
+ * exist then (walk 14, item 9). Said by `workflows`, as `edges` says it of edges ({@link laterEvidenceNote}).
+ */
+export function laterWorkflowNote(
+  workflows: Iterable<{ firstSeen: number; lastSeen: number }>,
+  now: number,
+): string | undefined {
+  let later = 0;
+  let unborn = 0;
+  let latest = -Infinity;
+  for (const w of workflows) {
+    if (!(w.lastSeen > now)) continue;
+    later += 1;
+    if (w.firstSeen > now) unborn += 1;
+    latest = Math.max(latest, w.lastSeen);
+  }
+  if (later === 0) return undefined;
+  return (
+    `${later} workflow(s) were last used after ${new Date(now).toISOString()} ` +
+    `(up to ${new Date(latest).toISOString()}${unborn === 0 ? '' : `; ${unborn} first used after it`}): ` +
+    'the store keeps no history of a workflow, so their runs, success rate and confidence include those later runs ' +
+    '(no decay at a time before them); this is not a view of the workflows as they were then'
+  );
+}
+
+/**
  * The store keeps an edge's counts and last confirmation, not their history: a time before that confirmation cannot
  * be read as it was then (walk 6, item 10d). Said, rather than a confidence of then with a later date, by `edges`,
  * the dashboard's graph and `/api/tool`. `lastSeen`: each edge's last confirmation (epoch ms), null for none.
