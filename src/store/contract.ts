@@ -1269,6 +1269,20 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listWorkflows('p')).toEqual(rebuilt);
         expect((await store.listWorkflows('q')).map((w) => w.runs)).toEqual([1]);
       });
+
+      test("clearWorkflowBuilds takes every scope's mark: each is built again at its next use", async () => {
+        const store = await fresh();
+        // Read while empty, as `credence workflows` on a new store does: both scopes marked built from no runs.
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifPending: true })).toBe(true);
+        expect(await store.rebuildWorkflows('q', workflowOfRun, { ifPending: true })).toBe(true);
+        const calls = [sessionCall('search', 0), sessionCall('fetch', 1)];
+        await store.insertExecution('p', { id: 'e1', intent: 'find a', startedAt: T0, calls });
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifPending: true })).toBe(false);
+        await store.clearWorkflowBuilds();
+        expect(await store.rebuildWorkflows('p', workflowOfRun, { ifPending: true })).toBe(true);
+        expect(await store.rebuildWorkflows('q', workflowOfRun, { ifPending: true })).toBe(true);
+        expect((await store.listWorkflows('p')).map((w) => [w.key, w.runs])).toEqual([['search>fetch', 1]]);
+      });
     });
 
     describe('RevisionStore and VectorIndexStore: revisions, the change log, persisted matrices', () => {

@@ -388,6 +388,9 @@ export async function restoreDump(
     batch.push(item);
   }
   await flush();
+  // A read of the empty store before (`credence workflows`, a run) may have marked its scope built from no runs: the
+  // restored executions are built at next use, as every restored scope's are.
+  await store.clearWorkflowBuilds();
   const after = await dumpCounts(store);
   const off = DUMP_TABLES.filter((t) => after[t] !== header.tables[t] && !(recount && t === 'workflows'));
   if (off.length > 0) {

@@ -559,6 +559,11 @@ export interface WorkflowStore {
   rebuildWorkflows(scope: string, workflow: WorkflowOf, options?: { ifPending?: boolean }): Promise<boolean>;
   /** Deletes every workflow of the scope; returns how many there were. */
   deleteWorkflows(scope: string): Promise<number>;
+  /**
+   * Takes every scope's build mark away (`restore`: a read of the empty store before it marked its scope built), so
+   * that each scope's workflows are built again from its executions at its next use.
+   */
+  clearWorkflowBuilds(): Promise<void>;
 }
 
 /**

@@ -249,4 +249,37 @@ describe('a dump older than schema 19', () => {
     expect((await target.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
     await target.close();
   });
+
+  // Review D: a read of the new, empty store (`credence workflows`) marked its scope built from no runs; restored
+  // into it afterwards, the dump's executions were never built (workflow_builds is not a dump table).
+  it('has its workflows built even when the empty store was read before the restore', async () => {
+    const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
+    const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    await source.recordExecution({
+      intent: 'upload the report',
+      startedAt: T0,
+      calls: [{ tool: 'build_report', status: 'success' }, ...failing],
+    });
+    let text = '';
+    await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
+    await source.close();
+    const [head, ...rows] = text.split('\n');
+    const old = [JSON.stringify({ ...JSON.parse(head as string), schemaVersion: 18 }), ...rows].join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'credence-restore-marked-'));
+    const path = join(dir, 'new.db');
+    try {
+      const target = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      expect(await target.workflows()).toEqual([]);
+      await restoreDump(engineStore(target), async function* () {
+        yield* old.split('\n');
+      });
+      await target.close();
+      // A new process, as after `credence restore`: its first read builds them.
+      const later = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      expect((await later.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await later.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

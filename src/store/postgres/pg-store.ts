@@ -1199,6 +1199,10 @@ export class PgStore implements Store {
     return (await this.#pool.query('DELETE FROM workflows WHERE scope = $1', [scope])).rowCount ?? 0;
   }
 
+  async clearWorkflowBuilds(): Promise<void> {
+    await this.#pool.query('DELETE FROM workflow_builds');
+  }
+
   async listExecutions(scope: string, options: { limit?: number; idPrefix?: string } = {}): Promise<ExecutionRecord[]> {
     return this.#listExecutions(scope, options.limit, this.#pool, options.idPrefix);
   }

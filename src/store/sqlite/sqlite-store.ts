@@ -1130,6 +1130,10 @@ export class SqliteStore implements Store {
     return this.#write(() => this.#stmt('DELETE FROM workflows WHERE scope = ?').run(scope).changes);
   }
 
+  async clearWorkflowBuilds(): Promise<void> {
+    this.#write(() => this.#stmt('DELETE FROM workflow_builds').run());
+  }
+
   // ---- observations --------------------------------------------------------------------------
 
   async insertObservations(scope: string, observations: readonly ObservationRecord[]): Promise<InsertReport> {
