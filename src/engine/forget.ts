@@ -114,12 +114,14 @@ interface Ctx {
 
 /**
  * A dropped instinct or skill takes its feedback with it: one learned again under its id starts afresh. It leaves a
- * tombstone, so that every machine sharing the store takes its file out of its own project too (forgotten-files).
+ * tombstone, so that every machine sharing the store takes its file out of its own project too (forgotten-files). The
+ * tombstone is written before the row goes: a teammate's evolve that read the item before the forget and writes it
+ * back between the two is then refused by the store (its write is not newer than the tombstone; review D).
  */
 async function dropInstinct(ctx: Ctx, id: string, slug: string, files: string[], now: number): Promise<void> {
+  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'instinct', name: slug, at: now }]);
   await ctx.store.deleteInstinct(ctx.scope, id);
   await ctx.store.deleteFeedback(ctx.scope, id);
-  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'instinct', name: slug, at: now }]);
   await dropInstinctOutputs(ctx, id, slug, files);
 }
 
@@ -134,9 +136,10 @@ async function dropSkill(ctx: Ctx, id: string, name: string, files: string[], no
   // The file first: one whose markers are broken is refused, saying so, before anything stored is deleted.
   const removed = withdrawSkillFile(ctx.layout, name);
   if (removed.removed) files.push(removed.path);
+  // The tombstone before the row, as for an instinct.
+  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'skill', name, at: now }]);
   await ctx.store.deleteSkill(ctx.scope, id);
   await ctx.store.deleteFeedback(ctx.scope, id);
-  await ctx.store.recordForgotten(ctx.scope, [{ id, kind: 'skill', name, at: now }]);
   await ctx.store.deleteMemory(ctx.scope, id);
 }
 

@@ -1958,18 +1958,24 @@ export function runStoreContract(options: StoreContractOptions): void {
         };
         expect(await store.upsertInstinct('p', instinct)).toBe(true);
         expect(await store.upsertSkill('p', skill)).toBe(true);
-        // Machine 2's evolve has read them and learned at T0 + 20; machine 1 forgets both at T0 + 30, the tombstones
-        // first, the evidence after; machine 2 writes between the two, then after both.
+        // Machine 2's evolve has read them and learned at T0 + 20; machine 1 forgets both at T0 + 30 as engine/forget
+        // does: the tombstones, then the rows, then the evidence; machine 2 writes after each step.
         const read = { instinct: { ...instinct, confidence: 0.7, updatedAt: T0 + 20 } };
         const readSkill = { ...skill, confidence: 0.9, updatedAt: T0 + 20 };
-        await store.deleteInstinct('p', instinct.id);
-        await store.deleteSkill('p', skill.id);
         await store.recordForgotten('p', [
           { id: instinct.id, kind: 'instinct', name: 'run-prettier', at: T0 + 30 },
           { id: skill.id, kind: 'skill', name: 'prettier', at: T0 + 30 },
         ]);
         expect(await store.upsertInstinct('p', read.instinct)).toBe(false);
         expect(await store.upsertSkill('p', readSkill)).toBe(false);
+        expect((await store.listSkills('p')).map((k) => k.confidence)).toEqual([0.8]);
+        await store.deleteInstinct('p', instinct.id);
+        await store.deleteSkill('p', skill.id);
+        // Review D: a write between the row's delete and its tombstone brought it back; with the tombstone first,
+        // none is taken.
+        expect(await store.upsertInstinct('p', read.instinct)).toBe(false);
+        expect(await store.upsertSkill('p', readSkill)).toBe(false);
+        expect(await store.listSkills('p')).toEqual([]);
         await store.deleteObservations('p', ids);
         expect(await store.upsertInstinct('p', read.instinct)).toBe(false);
         expect(await store.upsertSkill('p', readSkill)).toBe(false);

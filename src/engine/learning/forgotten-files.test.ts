@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSessionStartHook } from '../../hooks/session-start.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
-import type { Store } from '../../store/types.js';
+import type { SkillRecord, Store } from '../../store/types.js';
 import { openCredence } from '../engine.js';
 import { formatEvolveReport } from './evolve.js';
 import { withdrawForgottenSkillsAtStart } from './forgotten-files.js';
@@ -315,5 +315,74 @@ describe('a skill forgotten on one machine leaves the other machines sharing the
     await (await t.dev2.at(T0 + 3 * HOUR)).evolve();
     expect(existsSync(join(t.dev2.root, file))).toBe(false);
     expect(existsSync(elsewhere)).toBe(true);
+  });
+});
+
+/**
+ * `store` with `write` run right after its `method` (deleteSkill, deleteInstinct) returns: a teammate's evolve, which
+ * read the item before the forget, writing it back at that moment.
+ */
+function writingAfter(store: Store, method: 'deleteSkill' | 'deleteInstinct', write: () => Promise<unknown>): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const call = value as (...args: unknown[]) => unknown;
+      if (property !== method) return call.bind(target);
+      return async (...args: unknown[]) => {
+        const deleted = await call.apply(target, args);
+        await write();
+        return deleted;
+      };
+    },
+  });
+}
+
+// Review D: forget deleted the row and wrote its tombstone after; a teammate's evolve writing in between found no
+// tombstone and brought the item back, for good (its tombstone hidden by the live row, so no file was taken out).
+describe('a forget racing a teammate evolve that read the item before it', () => {
+  it('a skill written back right after its row is deleted stays forgotten, its tombstone listed', async () => {
+    const t = team();
+    const { id } = await bothLearned(t);
+    const read = (await t.dev2.store.listSkills('s')).find((k) => k.id === id) as SkillRecord;
+    // The teammate's evolve also learned from a correction said since: the skill it writes holds one more.
+    const { ids } = await (await t.dev2.at(T0 + HOUR)).observe(said(['No, use ruff, not flake8 (5)'], T0 + HOUR));
+    const racing = writingAfter(t.dev1.store, 'deleteSkill', () =>
+      t.dev2.store.upsertSkill('s', { ...read, evidence: [...read.evidence, ...ids], updatedAt: T0 + HOUR }),
+    );
+    const c1 = await openCredence({ store: racing, scope: 's', now: () => T0 + 2 * HOUR, cwd: t.dev1.root });
+    await c1.forget(id);
+    expect(await t.dev1.store.listSkills('s')).toEqual([]);
+    expect((await t.dev1.store.listForgotten('s')).map((f) => f.id)).toContain(id);
+  });
+
+  it('an instinct written back right after its row is deleted stays forgotten, its tombstone listed', async () => {
+    const t = team();
+    await (await t.dev1.at(T0)).observe(said(['lint first', 'lint before push', 'run lint'], T0));
+    const evidence = (await t.dev1.store.listObservations('s')).map((o) => o.id);
+    const instinct = {
+      id: 'instinct-lint',
+      slug: 'lint',
+      text: 'lint first',
+      confidence: 0.6,
+      status: 'active' as const,
+      evidence,
+      createdAt: T0,
+      updatedAt: T0,
+    };
+    await t.dev1.store.upsertInstinct('s', instinct);
+    const { ids } = await (await t.dev2.at(T0 + HOUR)).observe(said(['lint on save'], T0 + HOUR));
+    const racing = writingAfter(t.dev1.store, 'deleteInstinct', () =>
+      t.dev2.store.upsertInstinct('s', {
+        ...instinct,
+        confidence: 0.7,
+        evidence: [...evidence, ...ids],
+        updatedAt: T0 + HOUR,
+      }),
+    );
+    const c1 = await openCredence({ store: racing, scope: 's', now: () => T0 + 2 * HOUR, cwd: t.dev1.root });
+    await c1.forget('instinct-lint');
+    expect(await t.dev1.store.listInstincts('s')).toEqual([]);
+    expect((await t.dev1.store.listForgotten('s')).map((f) => f.id)).toEqual(['instinct-lint']);
   });
 });
