@@ -360,9 +360,12 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
   if (turns.length > 0 || hadState) {
     // A tombstone: a turn of it still in another machine's spool (a teammate's live session) is dropped where it is
-    // learned (hooks/ingest), not learned again (walk 13).
+    // learned (hooks/ingest), not learned again (walk 13), and its prompts are not stored as shown (the store refuses
+    // them).
     for (const session of sessions) await ctx.store.recordForgottenSession(ctx.scope, session, now);
     await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
+    // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays.
+    await ctx.store.forgetShownQueries(ctx.scope, sessions, prompts);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const labels = new Set(sessions.map(sessionLabel));
     const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts, labels);

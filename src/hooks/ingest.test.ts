@@ -7,7 +7,7 @@ import type { Store } from '../store/types.js';
 import { sessionSummary } from '../engine/session-summary.js';
 import { resolveScope } from '../platform/git-scope.js';
 import { ingest, SESSION_ID_KEPT, sessionLabel, sessionRoots, turnRunId } from './ingest.js';
-import { queueSpooled } from './queue.js';
+import { queueSpooled, SHOWN_KIND } from './queue.js';
 import type { SpooledEvent } from './spool.js';
 
 const base = mkdtempSync(join(tmpdir(), 'credence-ingest-'));
@@ -240,6 +240,47 @@ describe('a forgotten session', () => {
       expect(await store.forgottenSessions('p', ['live', 'other'])).toEqual(['live']);
       // Not an instinct's or a skill's tombstone: no file is taken out for it.
       expect(await store.listForgotten('p')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  // Review D: the prompt hook's shown rows hold the prompt (`query`); forget left them, and the tombstone did not stop
+  // a teammate's machine from storing more.
+  it('keeps none of its prompts as shown rows, before or after the forget; other sessions keep theirs', async () => {
+    const cwd = join(base, 'forgotten-shown');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const shownEvent = (session: string, id: string, query: string, at: number): SpooledEvent => ({
+      cwd,
+      scope: 'p',
+      session,
+      turn: 'current',
+      kind: SHOWN_KIND,
+      at,
+      payload: { shown: [{ id, surface: 'recall', target: 'memory:m1', query, at, identifiers: [] }] },
+    });
+    const learn = () => ingest(store, 'p', { cwd, now: 9_000, env: {}, claimer: 'me' }, () => {});
+    try {
+      const salary = 'my salary is 95k, draft my raise request';
+      await store.enqueueHookEvents('p', [
+        { session: 'live', turn: 'next', kind: 'prompt', at: 1_000, payload: { prompt: salary } },
+      ]);
+      await queueSpooled(store, [shownEvent('live', 'sh-1', salary, 1_000), shownEvent('other', 'sh-o', 'hi', 1_000)]);
+      // A row stored before shown rows held their session: found by its prompt, the run's intent.
+      await store.recordShown('p', [{ id: 'sh-0', surface: 'recall', target: 'memory:m1', query: salary, at: 999 }]);
+      await learn();
+      const { openCredence } = await import('../engine/engine.js');
+      const credence = await openCredence({ store, scope: 'p', now: 5_000, cwd }, {});
+      expect(await credence.forget('live')).toMatchObject({ kind: 'session' });
+      // The teammate's machine queues its spool afterwards: a later prompt of the forgotten session showed a memory.
+      await queueSpooled(store, [shownEvent('live', 'sh-2', 'I am interviewing at Acme next week', 6_000)]);
+      await learn();
+      expect(await store.getShown('p', 'sh-1')).toMatchObject({ target: 'memory:m1', session: 'live' });
+      expect.soft((await store.getShown('p', 'sh-1'))?.query, 'a prompt before the forget').toBeUndefined();
+      expect.soft((await store.getShown('p', 'sh-0'))?.query, 'a prompt stored without its session').toBeUndefined();
+      expect.soft(await store.getShown('p', 'sh-2'), 'a prompt after its tombstone').toBeUndefined();
+      expect((await store.getShown('p', 'sh-o'))?.query).toBe('hi');
     } finally {
       await store.close();
     }

@@ -31,7 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
-import { SESSION_ID_KEPT, sessionLabel, sessionTag } from '../core/runs/session-label.js';
+import { SESSION_ID_KEPT, sessionLabel, sessionTag, turnIntent } from '../core/runs/session-label.js';
 import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
 import { isBusy, SHOWN_KIND } from './queue.js';
@@ -116,11 +116,6 @@ const namedSession = (session: string): string =>
 /** The run of a session's turn: `cc-<session>-<turn>`, the session as {@link sessionLabel} names it. */
 export const turnRunId = (session: string, turn: number): string => `cc-${sessionLabel(session)}-${turn}`;
 
-const firstLine = (text: string, max: number): string => {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length <= max ? line.trim() : `${line.slice(0, max).trim()}…`;
-};
-
 export async function ingest(
   store: Store,
   scope: string,
@@ -191,7 +186,7 @@ export async function ingest(
         if (e.kind === 'prompt') {
           promptSeqs.push(e.seq);
           const prompt = typeof payload.prompt === 'string' ? payload.prompt : '';
-          if (prompt.trim() !== '') intents[String(e.turn)] = firstLine(prompt, 200);
+          if (prompt.trim() !== '') intents[String(e.turn)] = turnIntent(prompt);
           const next = followRecallPrompt(followed, detectCorrection(prompt)?.text, e.at);
           followed = next.state;
           decisions.push(...next.decisions);

@@ -259,12 +259,14 @@ describe('queuing shown events', () => {
     const e = event([{ id: 'sh-1', surface: 'recall', target: 'memory:a', query: 'q', at: NOW }]);
     await queueSpooled(store, [{ ...e, key: 'k1' }]);
     await queueSpooled(store, [{ ...e, key: 'k1' }]);
+    // With the session whose prompt it was (forget <session> finds it).
     expect(await store.getShown('sc', 'sh-1')).toEqual({
       id: 'sh-1',
       surface: 'recall',
       target: 'memory:a',
       query: 'q',
       at: NOW,
+      session: 's1',
     });
     expect(await store.claimHookEvents('sc', 'me', 0)).toEqual([]);
   });

@@ -156,7 +156,8 @@ export async function queueSpooled(
         })),
       );
     }
-    const shown = list.flatMap(shownRecordsOf);
+    // Each with its session: a forgotten session's prompts are not stored, and `forget <session>` finds them.
+    const shown = list.flatMap((e) => shownRecordsOf(e).map((r) => ({ ...r, session: e.session })));
     if (shown.length > 0) await store.recordShown(scope, shown);
   }
   return refused;

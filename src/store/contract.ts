@@ -2007,6 +2007,45 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.listFeedback('p', 'other')).toEqual([]);
       });
 
+      test("a session's shown rows: none stored once it is forgotten; forgetShownQueries takes prompts", async () => {
+        const store = await fresh();
+        const row = (id: string, query: string, session?: string) => ({
+          id,
+          surface: 'recall' as const,
+          target: 'memory:m1',
+          query,
+          at: T0,
+          ...(session === undefined ? {} : { session }),
+        });
+        const salary = 'my salary is 95k, draft my raise request\nthanks';
+        await store.recordShown('p', [row('sh-1', salary, 'live'), row('sh-2', 'hi', 'other'), row('sh-0', salary)]);
+        await store.recordShown('p', [row('sh-3', 'an older prompt', undefined), row('sh-4', 'fix it', 'live')]);
+        expect(await store.getShown('p', 'sh-1')).toEqual({ ...row('sh-1', salary, 'live') });
+        // The session's own rows, and a row without a session whose query's first line is one of its turns' intents.
+        expect(await store.forgetShownQueries('p', ['live'], ['my salary is 95k, draft my raise request'])).toBe(3);
+        expect(await store.getShown('p', 'sh-1')).toEqual({
+          id: 'sh-1',
+          surface: 'recall',
+          target: 'memory:m1',
+          at: T0,
+          session: 'live',
+        });
+        expect((await store.getShown('p', 'sh-0'))?.query).toBeUndefined();
+        expect((await store.getShown('p', 'sh-4'))?.query).toBeUndefined();
+        expect((await store.getShown('p', 'sh-2'))?.query).toBe('hi');
+        expect((await store.getShown('p', 'sh-3'))?.query).toBe('an older prompt');
+        expect(await store.forgetShownQueries('q', ['other'], ['hi'])).toBe(0);
+        // Forgotten: its rows are not stored, another session's and a surface's without a session are.
+        await store.recordForgottenSession('p', 'live', T0 + 1);
+        await store.recordShown('p', [row('sh-5', 'later', 'live'), row('sh-6', 'later', 'other'), row('sh-7', 'q')]);
+        expect(await store.getShown('p', 'sh-5')).toBeUndefined();
+        expect((await store.getShown('p', 'sh-6'))?.query).toBe('later');
+        expect((await store.getShown('p', 'sh-7'))?.query).toBe('q');
+        // Another scope's session of that id is not forgotten.
+        await store.recordShown('q', [row('sh-5', 'later', 'live')]);
+        expect((await store.getShown('q', 'sh-5'))?.query).toBe('later');
+      });
+
       test('shown results take one verdict each, and are counted per surface', async () => {
         const store = await fresh();
         await store.recordShown('p', [

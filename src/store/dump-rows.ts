@@ -159,6 +159,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('confidence', 'real', 'nullable'),
     col('outcome', 'text', 'nullable'),
     col('outcome_at', 'integer', 'nullable'),
+    col('session', 'text', 'nullable'),
   ],
   embeddings: [
     col('scope', 'text', 'required'),

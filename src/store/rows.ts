@@ -195,6 +195,7 @@ export function toShown(r: Row): ShownRecord {
     ...(r.verdict == null ? {} : { verdict: r.verdict as 'accepted' | 'rejected', verdictAt: Number(r.verdict_at) }),
     ...(r.confidence == null ? {} : { confidence: Number(r.confidence) }),
     ...(r.outcome == null ? {} : { outcome: r.outcome as Outcome, outcomeAt: Number(r.outcome_at) }),
+    ...(r.session == null ? {} : { session: String(r.session) }),
   };
 }
 

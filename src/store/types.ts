@@ -174,6 +174,11 @@ export interface ShownRecord {
   /** What became of it, the latest outcome (issue 24). */
   outcome?: Outcome;
   outcomeAt?: EpochMs;
+  /**
+   * The Claude Code session whose prompt (`query`) it was shown for: the prompt hook's rows (none on other surfaces'
+   * rows, nor on rows recorded before schema 24). A forgotten session's are not stored (`recordShown`).
+   */
+  session?: string;
 }
 
 /** A shown claim with both the confidence it was shown with and what became of it (issue 24). */
@@ -811,7 +816,19 @@ export interface LearningStore {
 
 /** Results shown with their verdicts, and feedback events. */
 export interface FeedbackStore {
+  /**
+   * Stores shown rows, once per id. A row of a forgotten session (its `session` has a tombstone,
+   * recordForgottenSession) is not stored: checked in the write's own transaction, so that a forget landing at the
+   * same moment either sees the row or refuses it.
+   */
   recordShown(scope: string, shown: readonly ShownRecord[], wait?: WriteWait): Promise<void>;
+  /**
+   * `forget <session>`: the queries (the prompts) of the rows shown for these sessions go, the rows stay (what was
+   * shown and what became of it, the calibration's history). A row recorded before rows held their session (schema
+   * 24) is taken when its query's turn intent (core/runs/session-label `turnIntent`) is one of `intents`. Returns
+   * how many rows lost their query.
+   */
+  forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number>;
   getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;

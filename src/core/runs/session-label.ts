@@ -26,3 +26,16 @@ export const SESSION_TAG_PREFIX = 'session:';
 export function sessionTag(session: string): string {
   return `${SESSION_TAG_PREFIX}${sessionLabel(session)}`;
 }
+
+/** The longest intent a turn's run keeps of its prompt. */
+export const TURN_INTENT_KEPT = 200;
+
+/**
+ * A turn's prompt as its run's intent: its first non-empty line, trimmed, cut at {@link TURN_INTENT_KEPT} characters
+ * (`…` then). The hooks name a turn's run with it, and `forget <session>` finds with it the prompts shown context
+ * before shown rows held their session (schema 24).
+ */
+export function turnIntent(prompt: string): string {
+  const line = prompt.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length <= TURN_INTENT_KEPT ? line.trim() : `${line.slice(0, TURN_INTENT_KEPT).trim()}…`;
+}

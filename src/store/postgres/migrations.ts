@@ -540,6 +540,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       ALTER TABLE forgotten ADD CONSTRAINT forgotten_kind_check CHECK (kind IN ('instinct', 'skill', 'session'));
     `,
   },
+  {
+    version: 24,
+    description:
+      "the Claude Code session a shown row was shown for (the prompt hook's; none from other surfaces): " +
+      "`forget <session>` takes its prompts out of the shown rows' queries, and a forgotten session's are not stored",
+    sql: `
+      ALTER TABLE shown ADD COLUMN IF NOT EXISTS session text ${C};
+      CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

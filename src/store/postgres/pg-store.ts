@@ -12,6 +12,7 @@ import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
+import { turnIntent } from '../../core/runs/session-label.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import {
@@ -1615,27 +1616,71 @@ export class PgStore implements Store {
 
   async recordShown(scope: string, shown: readonly ShownRecord[]): Promise<void> {
     if (shown.length === 0) return;
-    const list = shown.map((s) => this.#policy.scrub(s));
-    await this.#pool.query(
-      `INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at)
-       SELECT $1, *,
-         CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome END,
-         CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome_at END
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[],
-         $9::float8[]) AS u (id, surface, target, query, at, confidence, outcome, outcome_at)
-       ON CONFLICT (scope, id) DO NOTHING`,
-      [
-        scope,
-        list.map((s) => s.id),
-        list.map((s) => s.surface),
-        list.map((s) => s.target),
-        list.map((s) => s.query ?? null),
-        list.map((s) => s.at),
-        list.map((s) => s.confidence ?? null),
-        list.map((s) => s.outcome ?? null),
-        list.map((s) => (s.outcome === undefined ? null : (s.outcomeAt ?? s.at))),
-      ],
-    );
+    const list = shown.map((s) => ({ ...this.#policy.scrub(s), session: s.session }));
+    const insert = (on: Queryable) =>
+      on.query(
+        `INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, session,
+           verdict, verdict_at)
+         SELECT $1, u.*,
+           CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome END,
+           CASE WHEN outcome IN ('accepted', 'rejected') THEN outcome_at END
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::text[],
+           $9::float8[], $10::text[]) AS u (id, surface, target, query, at, confidence, outcome, outcome_at, session)
+         WHERE u.session IS NULL OR NOT EXISTS (
+           SELECT 1 FROM forgotten f WHERE f.scope = $1 AND f.kind = 'session' AND f.name = u.session)
+         ON CONFLICT (scope, id) DO NOTHING`,
+        [
+          scope,
+          list.map((s) => s.id),
+          list.map((s) => s.surface),
+          list.map((s) => s.target),
+          list.map((s) => s.query ?? null),
+          list.map((s) => s.at),
+          list.map((s) => s.confidence ?? null),
+          list.map((s) => s.outcome ?? null),
+          list.map((s) => (s.outcome === undefined ? null : (s.outcomeAt ?? s.at))),
+          list.map((s) => s.session ?? null),
+        ],
+      );
+    if (list.every((s) => s.session === undefined)) {
+      await insert(this.#pool);
+      return;
+    }
+    // A session's rows: the scope's session lock, shared (recordForgottenSession takes it alone), then the insert in
+    // a statement of its own, which sees a tombstone committed while it waited; a forget's update after its
+    // tombstone sees these rows.
+    await this.#tx(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [`credence:sessions:${scope}`]);
+      await insert(c);
+    });
+  }
+
+  async forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number> {
+    const wanted = new Set(intents.filter((i) => i !== ''));
+    return this.#tx(async (c) => {
+      let cleared = 0;
+      if (sessions.length > 0)
+        cleared +=
+          (
+            await c.query(
+              'UPDATE shown SET query = NULL WHERE scope = $1 AND query IS NOT NULL AND session = ANY($2::text[])',
+              [scope, [...sessions]],
+            )
+          ).rowCount ?? 0;
+      if (wanted.size === 0) return cleared;
+      // Rows recorded before they held their session: by their query's turn intent, as a run's intent names it.
+      const rows = await this.#rows(
+        "SELECT id, query FROM shown WHERE scope = $1 AND surface = 'recall' AND session IS NULL AND query IS NOT NULL",
+        [scope],
+        c,
+      );
+      const ids = rows.filter((r) => wanted.has(turnIntent(String(r.query)))).map((r) => String(r.id));
+      if (ids.length > 0)
+        cleared +=
+          (await c.query('UPDATE shown SET query = NULL WHERE scope = $1 AND id = ANY($2::text[])', [scope, ids]))
+            .rowCount ?? 0;
+      return cleared;
+    });
   }
 
   async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
@@ -2092,11 +2137,15 @@ export class PgStore implements Store {
   }
 
   async recordForgottenSession(scope: string, session: string, at: number): Promise<void> {
-    await this.#pool.query(
-      `INSERT INTO forgotten (scope, id, kind, name, at) VALUES ($1, $2, 'session', $3, $4)
-       ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`,
-      [scope, sessionTombstoneId(session), session, at],
-    );
+    await this.#tx(async (c) => {
+      // Alone on the scope's session lock: a recordShown of the session's rows in flight commits first (recordShown).
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credence:sessions:${scope}`]);
+      await c.query(
+        `INSERT INTO forgotten (scope, id, kind, name, at) VALUES ($1, $2, 'session', $3, $4)
+         ON CONFLICT (scope, id) DO UPDATE SET kind = excluded.kind, name = excluded.name, at = excluded.at`,
+        [scope, sessionTombstoneId(session), session, at],
+      );
+    });
   }
 
   async forgottenSessions(scope: string, sessions: readonly string[]): Promise<string[]> {

@@ -674,6 +674,16 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX IF NOT EXISTS forgotten_name ON forgotten (scope, kind, name);
     `,
   },
+  {
+    version: 24,
+    description:
+      "the Claude Code session a shown row was shown for (the prompt hook's; none from other surfaces): " +
+      "`forget <session>` takes its prompts out of the shown rows' queries, and a forgotten session's are not stored",
+    sql: `
+      ALTER TABLE shown ADD COLUMN session TEXT;
+      CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL;
+    `,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

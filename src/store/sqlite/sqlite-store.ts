@@ -12,6 +12,7 @@ import { CredenceError, isStoreBusy, storeBusyError } from '../../core/errors.js
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import { binEdges } from '../../core/calibration/reliability.js';
 import { OUTCOME_KINDS, OUTCOMES, type EdgeType } from '../../core/types.js';
+import { turnIntent } from '../../core/runs/session-label.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
   aroundMethods,
@@ -1385,11 +1386,16 @@ export class SqliteStore implements Store {
 
   async recordShown(scope: string, shown: readonly ShownRecord[], wait?: WriteWait): Promise<void> {
     const insert = this.#stmt(`
-      INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO shown (scope, id, surface, target, query, at, confidence, outcome, outcome_at, verdict, verdict_at,
+        session)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (scope, id) DO NOTHING`);
+    const sessions = [...new Set(shown.flatMap((s) => (s.session === undefined ? [] : [s.session])))];
     this.#write(() => {
+      // A forgotten session's prompts are not stored, checked in this transaction (a forget's comes before or after).
+      const forgotten = new Set(sessions.length === 0 ? [] : this.#forgottenSessionsNow(scope, sessions));
       for (const raw of shown) {
+        if (raw.session !== undefined && forgotten.has(raw.session)) continue;
         const s = this.#policy.scrub(raw);
         const outcome = s.outcome === undefined ? [null, null] : [s.outcome, s.outcomeAt ?? s.at];
         // An accepted or rejected outcome is the verdict too, as setOutcome makes it.
@@ -1404,9 +1410,30 @@ export class SqliteStore implements Store {
           s.confidence ?? null,
           ...outcome,
           ...verdict,
+          raw.session ?? null,
         );
       }
     }, wait);
+  }
+
+  async forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number> {
+    const wanted = new Set(intents.filter((i) => i !== ''));
+    return this.#write(() => {
+      let cleared = 0;
+      if (sessions.length > 0)
+        cleared += this.#stmt(
+          'UPDATE shown SET query = NULL WHERE scope = ? AND query IS NOT NULL ' +
+            'AND session IN (SELECT value FROM json_each(?))',
+        ).run(scope, json([...sessions])).changes;
+      if (wanted.size === 0) return cleared;
+      // Rows recorded before they held their session: by their query's turn intent, as a run's intent names it.
+      const clear = this.#stmt('UPDATE shown SET query = NULL WHERE scope = ? AND id = ?');
+      const rows = this.#stmt(
+        "SELECT id, query FROM shown WHERE scope = ? AND surface = 'recall' AND session IS NULL AND query IS NOT NULL",
+      ).all(scope) as Row[];
+      for (const r of rows) if (wanted.has(turnIntent(String(r.query)))) cleared += clear.run(scope, r.id).changes;
+      return cleared;
+    });
   }
 
   async getShown(scope: string, id: string): Promise<ShownRecord | undefined> {
@@ -1847,6 +1874,10 @@ export class SqliteStore implements Store {
 
   async forgottenSessions(scope: string, sessions: readonly string[]): Promise<string[]> {
     if (sessions.length === 0) return [];
+    return this.#forgottenSessionsNow(scope, sessions);
+  }
+
+  #forgottenSessionsNow(scope: string, sessions: readonly string[]): string[] {
     const rows = this.#stmt(`
       SELECT name FROM forgotten WHERE scope = ? AND kind = 'session'
         AND name IN (SELECT value FROM json_each(?)) ORDER BY name`).all(scope, json([...sessions])) as Row[];
