@@ -342,27 +342,25 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   const workflow = await forgetWorkflow(ctx, id, now, result);
   if (workflow !== undefined) return workflow;
   // A Claude Code session: its turns' runs and the hooks' state of it (the prompt's words, queued events).
-  const prefix = `cc-${sessionLabel(id)}-`;
-  const runs = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix })).filter((r) =>
-    /^\d+$/.test(r.id.slice(prefix.length)),
-  );
-  const turns = runs.map((r) => r.id);
   // The label `credence runs` shows for a session over 240 characters stands for its whole id, its state's key.
   const sessions = [id, ...(await sessionsLabelled(ctx, id))];
-  const prompts = [...runs.map((r) => r.intent)];
-  for (const session of sessions)
-    prompts.push(...stateIntents((await ctx.store.hookSession(ctx.scope, session)).state));
-  const fromCalls = await learnedFromCalls(ctx, runs);
-  await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-  let hadState = false;
-  for (const session of sessions) if (await ctx.store.forgetHookSession(ctx.scope, session)) hadState = true;
-  // A session too long for its run ids keeps its roots under its label (hooks/ingest): they go too.
-  if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
-  if (turns.length > 0 || hadState) {
+  const seen = await sessionTrace(ctx, id, sessions);
+  await checkFilesHolding(ctx, new Set((await learnedFromCalls(ctx, seen.runs)).map((o) => o.id)));
+  const hadState = await forgetHookState(ctx, id, sessions);
+  if (seen.runs.length > 0 || hadState) {
     // A tombstone: a turn of it still in another machine's spool (a teammate's live session) is dropped where it is
     // learned (hooks/ingest), not learned again (walk 13), and its prompts are not stored as shown (the store refuses
-    // them).
+    // them). It comes before what the session left is read again and deleted: a teammate's machine learning the
+    // session right now reads the tombstone after its writes (hooks/ingest), so what it wrote is either read here or
+    // forgotten there (review D).
     for (const session of sessions) await ctx.store.recordForgottenSession(ctx.scope, session, now);
+    const late = await sessionTrace(ctx, id, sessions);
+    await forgetHookState(ctx, id, sessions);
+    const runs = [...new Map([...seen.runs, ...late.runs].map((r) => [r.id, r])).values()];
+    const turns = runs.map((r) => r.id);
+    const prompts = [...seen.prompts, ...late.prompts];
+    const fromCalls = await learnedFromCalls(ctx, runs);
+    await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
     await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
     // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays.
     await ctx.store.forgetShownQueries(ctx.scope, sessions, prompts);
@@ -418,6 +416,31 @@ async function forgetWorkflow(
     runsForgotten: runs.map((r) => r.id).sort(),
     observationsForgotten,
   };
+}
+
+/** A session's turns' runs (`cc-<label>-<turn>`) and its prompts: the runs' intents and those its state keeps. */
+async function sessionTrace(
+  ctx: Ctx,
+  id: string,
+  sessions: readonly string[],
+): Promise<{ runs: ExecutionRecord[]; prompts: string[] }> {
+  const prefix = `cc-${sessionLabel(id)}-`;
+  const runs = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix })).filter((r) =>
+    /^\d+$/.test(r.id.slice(prefix.length)),
+  );
+  const prompts = runs.map((r) => r.intent);
+  for (const session of sessions)
+    prompts.push(...stateIntents((await ctx.store.hookSession(ctx.scope, session)).state));
+  return { runs, prompts };
+}
+
+/** Forgets the hooks' state and queued events of the session; true when it had some. */
+async function forgetHookState(ctx: Ctx, id: string, sessions: readonly string[]): Promise<boolean> {
+  let hadState = false;
+  for (const session of sessions) if (await ctx.store.forgetHookSession(ctx.scope, session)) hadState = true;
+  // A session too long for its run ids keeps its roots under its label (hooks/ingest): they go too.
+  if (sessionLabel(id) !== id) await ctx.store.forgetHookSession(ctx.scope, sessionLabel(id));
+  return hadState;
 }
 
 /** Reads every instinct's and skill's file that forgetting these observations would rewrite or remove. */

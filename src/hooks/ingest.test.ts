@@ -285,4 +285,121 @@ describe('a forgotten session', () => {
       await store.close();
     }
   });
+
+  // Review D: the tombstone was read once, before learning; a forget landing while a teammate's machine learned the
+  // session was missed, and its next turn (the prompt verbatim) was learned after the forget.
+  it('a forget landing while a teammate learns it: nothing this learner wrote of the session stays', async () => {
+    const cwd = join(base, 'forgotten-race');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const turn = (session: string, prompt: string, at: number) =>
+      store.enqueueHookEvents('p', [
+        { session, turn: 'next', kind: 'prompt', at, payload: { prompt } },
+        { session, turn: 'current', kind: 'PostToolUse', at: at + 1, payload: { tool: 'Bash', status: 'success' } },
+      ]);
+    try {
+      await turn('live', 'fix the build', 1_000);
+      await ingest(store, 'p', { cwd, now: 2_000, env: {}, claimer: 'me' }, () => {});
+      const { openCredence } = await import('../engine/engine.js');
+      const credence = await openCredence({ store, scope: 'p', now: 5_000, cwd }, {});
+      await turn('live', 'No, use pnpm instead of npm for installs', 6_000);
+      await turn('other', 'run the tests', 6_000);
+      // The teammate's learner reads the tombstones (none yet); the forget lands right after, before it writes.
+      let forgotten = false;
+      const racing = new Proxy(store, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          const method = value as (...args: unknown[]) => Promise<unknown>;
+          if (property !== 'forgottenSessions') return method.bind(target);
+          return async (...args: unknown[]) => {
+            const found = await method.apply(target, args);
+            if (!forgotten) {
+              forgotten = true;
+              await credence.forget('live');
+            }
+            return found;
+          };
+        },
+      });
+      const lines: string[] = [];
+      await ingest(racing, 'p', { cwd, now: 9_000, env: {}, claimer: 'other' }, (l) => lines.push(l));
+      expect(forgotten).toBe(true);
+      expect((await store.listExecutions('p')).map((r) => r.id)).toEqual(['cc-other-1']);
+      expect((await store.hookSession('p', 'live')).state).toEqual({});
+      const tagged = (await store.listObservations('p')).filter((o) => o.tags.includes('session:live'));
+      expect(tagged.map((o) => o.observation)).toEqual([]);
+      expect(lines).toEqual([
+        'session_id "live" was forgotten (credence forget) while this learned it: what this learned of it is ' +
+          'forgotten too',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a learner done just before the tombstone: the forget reads what it wrote after its tombstone', async () => {
+    const cwd = join(base, 'forgotten-before-tombstone');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const call = { tool: 'Bash', status: 'success' };
+    const turn = (prompt: string, at: number) =>
+      store.enqueueHookEvents('p', [
+        { session: 'live', turn: 'next', kind: 'prompt', at, payload: { prompt } },
+        { session: 'live', turn: 'current', kind: 'PostToolUse', at: at + 1, payload: call },
+      ]);
+    /** `store` with `around(name, run)` deciding when each call of `name` runs. */
+    const intercepted = (name: string, around: (run: () => Promise<unknown>) => Promise<unknown>) =>
+      new Proxy(store, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          const method = value as (...args: unknown[]) => Promise<unknown>;
+          if (property !== name) return method.bind(target);
+          return (...args: unknown[]) => around(() => method.apply(target, args));
+        },
+      });
+    try {
+      await turn('fix the build', 1_000);
+      await ingest(store, 'p', { cwd, now: 2_000, env: {}, claimer: 'me' }, () => {});
+      await turn('my salary is 95k, draft my raise request', 6_000);
+      // The teammate's learner has claimed the next turn, then waits; the forget reads what the session left, and
+      // the learner learns the turn whole (its last read of the tombstones finds none) before the tombstone.
+      let go = (): void => {};
+      const gate = new Promise<void>((resolve) => {
+        go = resolve;
+      });
+      let claimed = (): void => {};
+      const claim = new Promise<void>((resolve) => {
+        claimed = resolve;
+      });
+      const learner = ingest(
+        intercepted('claimHookEvents', async (run) => {
+          const events = await run();
+          claimed();
+          await gate;
+          return events;
+        }),
+        'p',
+        { cwd, now: 9_000, env: {}, claimer: 'other' },
+        () => {},
+      );
+      await claim;
+      let learned: string[] = [];
+      const forgetting = intercepted('recordForgottenSession', async (run) => {
+        go();
+        await learner;
+        learned = (await store.listExecutions('p')).map((r) => r.id);
+        return run();
+      });
+      const { openCredence } = await import('../engine/engine.js');
+      const credence = await openCredence({ store: forgetting, scope: 'p', now: 5_000, cwd }, {});
+      expect(await credence.forget('live')).toMatchObject({ runsForgotten: ['cc-live-1', 'cc-live-2'] });
+      expect(learned).toEqual(['cc-live-2', 'cc-live-1']);
+      expect(await store.listExecutions('p')).toEqual([]);
+      expect((await store.hookSession('p', 'live')).state).toEqual({});
+    } finally {
+      await store.close();
+    }
+  });
 });

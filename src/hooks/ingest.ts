@@ -31,6 +31,7 @@ import {
   type SessionObserveState,
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
+import { CredenceError } from '../core/errors.js';
 import { SESSION_ID_KEPT, sessionLabel, sessionTag, turnIntent } from '../core/runs/session-label.js';
 import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
@@ -181,6 +182,7 @@ export async function ingest(
       const promptSeqs: number[] = [];
       const sessionCalls: QueuedCall[] = [];
       const drafts: (ObservationDraft & { at: number })[] = [];
+      const learnedIds: string[] = [];
       for (const e of list) {
         const payload = (e.payload ?? {}) as Record<string, unknown>;
         if (e.kind === 'prompt') {
@@ -247,6 +249,7 @@ export async function ingest(
           })),
         );
         observed += report2.inserted;
+        learnedIds.push(...report2.ids);
       }
       // Keep the intents of the last few turns only.
       const recent = Object.fromEntries(
@@ -289,6 +292,11 @@ export async function ingest(
         await store.deleteHookEvents(scope, [...promptSeqs, ...otherSeqs]);
         done.push(...promptSeqs, ...otherSeqs);
       }
+      // A forget that landed while this learned the session (its tombstone was read once, before): read again after
+      // the last write, so that a forget after this read finds every write (engine/forget reads after its tombstone),
+      // and one before it has them forgotten here (review D).
+      if ((await store.forgottenSessions(scope, [session])).length > 0)
+        await forgetWhileLearned(credence, session, learnedIds, report);
     }
     learning = undefined;
     lease(false, []);
@@ -352,6 +360,32 @@ function sayHeld(scope: string, session: string, options: IngestOptions, report:
         `${new Date(lease.at).toISOString()}): it learns them, or the next hook does if it stops`,
     );
   }
+}
+
+/**
+ * What a learner wrote of a session forgotten while it learned it goes, as `forget <session>` takes it (its runs, the
+ * hooks' state, the observations of its calls, its prompts' shown words), with the corrections it learned from its
+ * prompts: learned after the forget, they were never named as left, and a teammate's machine that saw the tombstone
+ * first learns none.
+ */
+async function forgetWhileLearned(
+  credence: { forget(id: string): Promise<unknown> },
+  session: string,
+  learned: readonly string[],
+  report: (line: string) => void,
+): Promise<void> {
+  for (const id of [session, ...learned]) {
+    try {
+      await credence.forget(id);
+    } catch (error) {
+      // Gone already (the forget took it, or the session's forget took an observation of its calls).
+      if (!(error instanceof CredenceError) || error.code !== 'NOT_FOUND') throw error;
+    }
+  }
+  report(
+    `session_id ${namedSession(session)} was forgotten (credence forget) while this learned it: ` +
+      'what this learned of it is forgotten too',
+  );
 }
 
 /** Where a session's state keeps the memories followed (core/outcome-follower). */
