@@ -679,10 +679,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     description:
       "the Claude Code session a shown row was shown for (the prompt hook's; none from other surfaces): " +
       "`forget <session>` takes its prompts out of the shown rows' queries, and a forgotten session's are not stored",
-    sql: `
-      ALTER TABLE shown ADD COLUMN session TEXT;
-      CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL;
-    `,
+    // SQLite has no ADD COLUMN IF NOT EXISTS: the column is added when missing, so that running it again is harmless.
+    sql: '',
+    after: (db) => {
+      const columns = db.prepare('PRAGMA table_info(shown)').all() as { name: string }[];
+      if (!columns.some((c) => c.name === 'session')) db.prepare('ALTER TABLE shown ADD COLUMN session TEXT').run();
+      db.prepare('CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL').run();
+    },
   },
 ]);
 
