@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEV_SEED,
+  FIFTH_SEED,
   FOURTH_SEED,
   generateConversations,
   HELD_OUT_SEED,
@@ -8,6 +9,7 @@ import {
   isoDay,
   THIRD_SEED,
 } from '../eval/conversations/generate.js';
+import { FIFTH_FACTS, FIFTH_HOLDING_ASIDES } from '../eval/conversations/fifth-templates.js';
 import { FOURTH_FACTS, FOURTH_HOLDING_ASIDES } from '../eval/conversations/fourth-templates.js';
 import { HELD_OUT_FACTS } from '../eval/conversations/held-out-templates.js';
 import { FACT_KINDS, FACTS } from '../eval/conversations/templates.js';
@@ -28,7 +30,7 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     const devQuestions = new Set(dev.flatMap((d) => d.questions.map((q) => q.text)));
     for (const kind of FACT_KINDS)
       for (const field of Object.keys(FACTS[kind]) as (keyof (typeof FACTS)[typeof kind])[]) {
-        const shared = FACTS[kind][field].filter((x) => HELD_OUT_FACTS[kind][field].includes(x));
+        const shared = (FACTS[kind][field] ?? []).filter((x) => (HELD_OUT_FACTS[kind][field] ?? []).includes(x));
         expect(shared, `${kind}.${field}`).toEqual([]);
       }
     const heldValues = new Set(FACT_KINDS.flatMap((k) => HELD_OUT_FACTS[k].values));
@@ -59,6 +61,57 @@ describe('eval/conversations: the generated conversation set (issue 23)', () => 
     expect(asked.filter((q) => devAsked.has(q))).toEqual([]);
     for (const kind of FACT_KINDS)
       expect(FOURTH_FACTS[kind].values.filter((v) => FACTS[kind].values.includes(v))).toEqual([]);
+  });
+
+  it('asks the fifth seed in the third development phrasing, with changes told by others and follow-ups', () => {
+    const fifth = generateConversations(FIFTH_SEED);
+    expect(fifth).toEqual(generateConversations(FIFTH_SEED, undefined, FIFTH_FACTS));
+    expect(HOLDING_ASIDES.dev3).toBe(FIFTH_HOLDING_ASIDES);
+    const devAsked = new Set(
+      [...dev, ...generateConversations(FOURTH_SEED)].flatMap((d) => d.questions.map((q) => q.text)),
+    );
+    const asked = fifth.flatMap((d) => d.questions.map((q) => q.text));
+    expect(asked.length).toBeGreaterThanOrEqual(1000);
+    expect(asked.filter((q) => devAsked.has(q))).toEqual([]);
+    for (const kind of FACT_KINDS) {
+      const taken = [...FACTS[kind].values, ...FOURTH_FACTS[kind].values];
+      expect(FIFTH_FACTS[kind].values.filter((v) => taken.includes(v))).toEqual([]);
+    }
+    // Some changes are told by a speaker other than the one whose fact it is ({p}), and they answer "when".
+    const toldAs = new RegExp(
+      FACT_KINDS.flatMap((k) => FIFTH_FACTS[k].told ?? [])
+        .map(
+          (a) =>
+            `^${a
+              .replace(/[.?*+()[\]\\^$|]/g, '\\$&')
+              .replace(/\{p\}/g, '(\\w+)')
+              .replace(/\{\w+\}/g, '.+')}$`,
+        )
+        .join('|'),
+    );
+    let told = 0;
+    for (const d of fifth) {
+      const byId = new Map(d.turns.map((t) => [t.id, t]));
+      for (const q of d.questions) {
+        for (const id of q.relevant) {
+          const turn = byId.get(id);
+          if (q.kind === 'when') expect(isoDay(turn?.at ?? 0)).toBe(q.answer);
+          else expect(turn?.text, q.text).toContain(q.answer);
+          const about = turn?.text
+            .match(toldAs)
+            ?.slice(1)
+            .find((x) => x !== undefined);
+          if (q.kind !== 'when' || about === undefined) continue;
+          expect(turn?.speaker).not.toBe(about);
+          told += 1;
+        }
+      }
+    }
+    expect(told).toBeGreaterThan(50);
+    // A speaker's follow-up naming no value comes right after their change.
+    const followUp = new Set(FACT_KINDS.flatMap((k) => FIFTH_FACTS[k].followUp ?? []));
+    const followUps = fifth.flatMap((d) => d.turns.filter((t) => followUp.has(t.text)));
+    expect(followUps.length).toBeGreaterThan(50);
   });
 
   it('holds at least 20 dialogues of dated sessions between two or more speakers, and 1,000 questions', () => {

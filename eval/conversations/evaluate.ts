@@ -10,8 +10,9 @@
  * turn of an older value); older values returned as current: turns of an older value in a current-value question's
  * top 10 marked neither superseded nor conflict (goal 0); relevant turns of a value that still holds marked older
  * (superseded or conflict: a true current fact told as stale, goal 0); and re-remembering: a turn said again word for
- * word that made a second memory (goal 0). Four seeds: dev (tuned on), held-out (measured; its misses were read
- * while rules were written), third (a third phrasing, only measured), dev 2 (a second development phrasing).
+ * word that made a second memory (goal 0). Five seeds: dev (tuned on), held-out (measured; its misses were read
+ * while rules were written), third (a third phrasing, only measured), dev 2 and dev 3 (second and third development
+ * phrasings).
  */
 import { openCredence, type Credence } from '../../src/engine/engine.js';
 import { openSqliteStore } from '../../src/store/sqlite/index.js';
@@ -21,6 +22,7 @@ import { f3, formatTable } from '../table.js';
 import {
   type Bank,
   DEV_SEED,
+  FIFTH_SEED,
   FOURTH_SEED,
   generateConversations,
   HELD_OUT_SEED,
@@ -225,10 +227,11 @@ const HALVES: ReadonlyMap<number, string> = new Map([
   [DEV_SEED, 'dev'],
   [THIRD_SEED, 'third'],
   [FOURTH_SEED, 'dev 2'],
+  [FIFTH_SEED, 'dev 3'],
 ]);
 const halfOf = (seed: number): string => HALVES.get(seed) ?? 'held-out';
 
-/** Prints section E through `out`; returns the four seeds' scores (dev, held-out, third, dev 2). */
+/** Prints section E through `out`; returns the five seeds' scores (dev, held-out, third, dev 2, dev 3). */
 export async function evaluateConversations(options: {
   out: (text?: string) => void;
   dialogues?: number;
@@ -239,11 +242,13 @@ export async function evaluateConversations(options: {
     await scoreConversations(HELD_OUT_SEED, options.dialogues),
     await scoreConversations(THIRD_SEED, options.dialogues),
     await scoreConversations(FOURTH_SEED, options.dialogues),
+    await scoreConversations(FIFTH_SEED, options.dialogues),
   ];
   out();
   out('## E. Recall on conversations (issue 23): dated multi-session dialogues with facts that change');
   out();
-  const [dev, held, third, dev2] = scores as [
+  const [dev, held, third, dev2, dev3] = scores as [
+    ConversationScore,
     ConversationScore,
     ConversationScore,
     ConversationScore,
@@ -257,7 +262,10 @@ export async function evaluateConversations(options: {
       `(seed ${third.seed}, a third phrasing, only measured) ${third.dialogues} dialogues, ` +
       `${third.turns.toLocaleString('en-US')} turns, ${third.questions.toLocaleString('en-US')} questions; dev 2 ` +
       `(seed ${dev2.seed}, a second development phrasing in other styles) ${dev2.dialogues} dialogues, ` +
-      `${dev2.turns.toLocaleString('en-US')} turns, ${dev2.questions.toLocaleString('en-US')} questions. ` +
+      `${dev2.turns.toLocaleString('en-US')} turns, ${dev2.questions.toLocaleString('en-US')} questions; dev 3 ` +
+      `(seed ${dev3.seed}, a third development phrasing: changes without a change word, told by others, corrected) ` +
+      `${dev3.dialogues} dialogues, ${dev3.turns.toLocaleString('en-US')} turns, ` +
+      `${dev3.questions.toLocaleString('en-US')} questions. ` +
       'Two or three speakers, 8-12 dated sessions; each ' +
       "speaker states facts (city, employer, editor, a project's store, a hobby) that change once or twice, " +
       'restated (some word for word), reacted to, between small talk and turns of others sharing their words. ' +
@@ -295,8 +303,9 @@ export async function evaluateConversations(options: {
   out();
   out(
     `Re-remembering: of the turns said again word for word (dev ${dev.repeats}, held-out ${held.repeats}, third ` +
-      `${third.repeats}, dev 2 ${dev2.repeats}), those that made a second memory: dev ${dev.duplicates}, ` +
-      `held-out ${held.duplicates}, third ${third.duplicates}, dev 2 ${dev2.duplicates} (goal 0).`,
+      `${third.repeats}, dev 2 ${dev2.repeats}, dev 3 ${dev3.repeats}), those that made a second memory: dev ` +
+      `${dev.duplicates}, held-out ${held.duplicates}, third ${third.duplicates}, dev 2 ${dev2.duplicates}, dev 3 ` +
+      `${dev3.duplicates} (goal 0).`,
   );
   out();
   const t = CONVERSATION_TARGETS;

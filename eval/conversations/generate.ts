@@ -8,9 +8,11 @@
  * each carries the ids of the turns that answer it. The same seed gives the same set; the dev seed is tuned on,
  * the held-out seed only measured, and the two draw on disjoint words (templates.ts / held-out-templates.ts); a
  * third seed draws on a third phrasing, never tuned on (third-templates.ts); a fourth seed on a second development
- * phrasing in other styles (fourth-templates.ts).
+ * phrasing in other styles (fourth-templates.ts); a fifth seed on a third development phrasing, dev 3: changes said
+ * without a change word, told by another speaker, corrected, referred to by a pronoun (fifth-templates.ts).
  */
 import { mulberry32 } from '../../bench/prng.js';
+import { FIFTH_FACTS, FIFTH_HOLDING_ASIDES } from './fifth-templates.js';
 import { FOURTH_FACTS, FOURTH_HOLDING_ASIDES } from './fourth-templates.js';
 import { HELD_OUT_FACTS } from './held-out-templates.js';
 import { THIRD_FACTS } from './third-templates.js';
@@ -20,6 +22,7 @@ export const DEV_SEED = 23;
 export const HELD_OUT_SEED = 2023;
 export const THIRD_SEED = 3023;
 export const FOURTH_SEED = 4023;
+export const FIFTH_SEED = 5023;
 export const CONVERSATION_DEFAULTS: { readonly dialogues: number } = Object.freeze({ dialogues: 25 });
 
 const DAY = 86_400_000;
@@ -111,19 +114,21 @@ interface Fact {
 export type Bank = Readonly<Record<FactKind, FactTemplates>>;
 /**
  * Which words a set draws on: the held-out seed the held-out half, the third seed the third phrasing, the fourth seed
- * the second development phrasing (dev2), any other seed the dev half.
+ * the second development phrasing (dev2), the fifth seed the third (dev3), any other seed the dev half.
  */
-export type Phrasing = 'dev' | 'held-out' | 'third' | 'dev2';
+export type Phrasing = 'dev' | 'held-out' | 'third' | 'dev2' | 'dev3';
 const BANKS: Readonly<Record<Phrasing, Bank>> = {
   dev: FACTS,
   'held-out': HELD_OUT_FACTS,
   third: THIRD_FACTS,
   dev2: FOURTH_FACTS,
+  dev3: FIFTH_FACTS,
 };
 const PHRASING_OF: ReadonlyMap<number, Phrasing> = new Map([
   [HELD_OUT_SEED, 'held-out'],
   [THIRD_SEED, 'third'],
   [FOURTH_SEED, 'dev2'],
+  [FIFTH_SEED, 'dev3'],
 ]);
 
 /** Generates `dialogues` dialogues from `seed`, in the words of `phrasing` (or a bank of one's own: a probe's). */
@@ -185,6 +190,7 @@ export const HOLDING_ASIDES: Readonly<Record<Phrasing, readonly string[]>> = {
     'The {v} newsletter had a story about our team today.',
   ],
   dev2: FOURTH_HOLDING_ASIDES,
+  dev3: FIFTH_HOLDING_ASIDES,
 };
 
 function dialogue(rng: Random, id: string, bank: Bank, aside: { rng: Random; said: readonly string[] }): Dialogue {
@@ -227,13 +233,17 @@ function dialogue(rng: Random, id: string, bank: Bank, aside: { rng: Random; sai
     const t = bank[f.kind];
     f.values.forEach((v, k) => {
       const slots = { v, old: f.values[k - 1] ?? '', p: f.speaker, proj: f.proj };
+      // A bank with changes told by others (dev 3) draws more; the other banks' streams are as they were.
+      const told = k > 0 && t.told !== undefined && rng() < 0.35 ? t.told : undefined;
       const said: Planned = {
-        speaker: f.speaker,
-        text: fill(pick(rng, k === 0 ? t.state : t.change), slots),
+        speaker: told === undefined ? f.speaker : pick(rng, others(f.speaker)),
+        text: fill(pick(rng, told ?? (k === 0 ? t.state : t.change)), slots),
         fact: { key: f.key, value: k, change: k > 0 },
       };
       const at = f.sessions[k] as number;
       plans[at]?.push(said);
+      if (k > 0 && told === undefined && t.followUp !== undefined && rng() < 0.5)
+        plans[at]?.push({ speaker: f.speaker, text: fill(pick(rng, t.followUp), slots), follows: said });
       if (rng() < 0.6)
         plans[at]?.push({
           speaker: pick(rng, others(f.speaker)),

@@ -27,6 +27,10 @@ export interface FactTemplates {
   readonly aside: readonly string[];
   /** Another speaker reacts to the speaker's fact (names them, shares the words; not itself the answer). */
   readonly reaction: readonly string[];
+  /** Another speaker tells the change from {old} to {v} about {p} (dev 3 only; the turn answers as the change). */
+  readonly told?: readonly string[];
+  /** The speaker's next turn after a change, naming no value ("The flat there has a balcony"; dev 3 only). */
+  readonly followUp?: readonly string[];
 }
 
 export const FACTS: Readonly<Record<FactKind, FactTemplates>> = {
