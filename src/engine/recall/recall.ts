@@ -24,6 +24,7 @@ import {
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
 import { nameOnlyMatches } from '../../core/recall/name-only.js';
+import { reportedTurns, type ReportedTurn } from '../../core/recall/reported-turns.js';
 import {
   asksForSeveral,
   earlierValues,
@@ -202,6 +203,13 @@ export interface RecallResult {
     lifeFactor: number;
     /** A turn by another speaker than the one the question names: `otherSpeakerFactor`, else 1. */
     speakerFactor: number;
+    /**
+     * A turn telling another speaker's fact in the third person (core/recall/reported-turns: names them, not addressed
+     * nor a reply to them, not in the first or second person, and names `shared`, names they said in a statement of
+     * their own that the teller says in none of theirs): the ordering in time reads it as that speaker's, their name
+     * taken out, and never marks it older; its weight (`speakerFactor`) stays its own speaker's. `why` says so.
+     */
+    reportedAbout?: { speaker: string; shared: string[]; why: string };
     /**
      * The candidate whose match this one was scored with (its id; `fused` is then its), and how they are linked:
      * `replaces`, this one replaced it (a question about what holds now asks for the current value, which may share
@@ -748,7 +756,16 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     asked.tense !== 'past' &&
     !asked.asksWhen &&
     !asksForSeveral(query);
-  const { older, lifted } = present && w < 1 ? orderTurnsInTime(ranked, named, query) : { older: NONE, lifted: NONE };
+  // For a question in the present tense naming a speaker (not "What was …": a past one read as present would take the
+  // later news for the value asked), a turn telling the speaker's fact in another's words, tied to them by a name they
+  // said themselves, is theirs for the orderings in time below (core/recall/reported-turns); it is not weighed as
+  // theirs (the fused ranking only).
+  const reported =
+    w < 1 && named.size > 0 && present && asksPresentValue(query, asked)
+      ? await reportsAmong(ctx, index, ranked)
+      : NONE;
+  const { older, lifted } =
+    present && w < 1 ? orderTurnsInTime(ranked, named, query, reported) : { older: NONE, lifted: NONE };
   // Then, of one speaker's top turns stating values of one kind, the newest (by the date asked about) goes first,
   // unmarked (core/recall/newest-first). Never for a question about before, "when", or several answers.
   const inOrder =
@@ -756,7 +773,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     request.questionTime !== false &&
     !asksForSeveral(query) &&
     ((present && asksPresentValue(query, asked)) || (asOf !== undefined && asksValueAsOf(query, asked)));
-  const newer = inOrder ? newestFirst(ranked, named, present ? undefined : asOf) : NONE;
+  const newer = inOrder ? newestFirst(ranked, named, present ? undefined : asOf, reported) : NONE;
   // A question asking when a value came: the first turn naming it goes first (core/recall/older-turns firstNamed).
   const came = asked.asksWhen && w < 1 ? firstCame(ranked, named, query) : undefined;
   const limit = request.limit ?? RECALL_DEFAULTS.limit;
@@ -839,6 +856,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
         lifeFactor: s.life.factor,
         speakerFactor: s.speakerFactor,
+        ...(reported.has(s.item.key) ? { reportedAbout: reportedParts(reported.get(s.item.key) as ReportedTurn) } : {}),
         ...(s.via === undefined ? {} : { via: s.via }),
         ...(olderOf === undefined ? {} : { newerTurn: { id: olderOf.newerId, names: olderOf.own } }),
         ...(lifted.has(s.item.key) ? { newerThan: lifted.get(s.item.key) as string } : {}),
@@ -873,9 +891,16 @@ function orderTurnsInTime(
   ranked: RankedTurn[],
   named: ReadonlySet<string>,
   question: string,
+  reported: ReadonlyMap<string, ReportedTurn>,
 ): { older: ReadonlyMap<string, OlderTurn>; lifted: ReadonlyMap<string, string> } {
-  const { turns, cands } = currentTurns(ranked, named);
-  const top = new Set(ranked.slice(0, OLDER_TURN_DEFAULTS.window).map((c) => c.item.key));
+  const { turns, cands } = currentTurns(ranked, named, reported);
+  // A report is another's words: it may be the later word on a fact, never marked older by the speaker's own.
+  const top = new Set(
+    ranked
+      .slice(0, OLDER_TURN_DEFAULTS.window)
+      .map((c) => c.item.key)
+      .filter((key) => !reported.has(key)),
+  );
   const context = turnsOf(ranked);
   const older = olderTurns(cands, top, question, factLines(cands, context), context);
   const lifted = new Map<string, string>();
@@ -915,8 +940,9 @@ function newestFirst(
   ranked: RankedTurn[],
   named: ReadonlySet<string>,
   asOf: number | undefined,
+  reported: ReadonlyMap<string, ReportedTurn>,
 ): ReadonlyMap<string, PlacedValue> {
-  const { turns, cands } = currentTurns(ranked.slice(0, OLDER_TURN_DEFAULTS.window), named);
+  const { turns, cands } = currentTurns(ranked.slice(0, OLDER_TURN_DEFAULTS.window), named, reported);
   if (turns.length < 2) return NONE;
   const context = turnsOf(ranked);
   const speakers = new Set(context.flatMap((c) => speakerWords(c.speaker)));
@@ -1032,19 +1058,59 @@ const turnsOf = (pool: readonly { item: Recallable }[]) =>
     return speaker === undefined ? [] : [{ key: item.key, speaker, text: item.text }];
   });
 /** The current turns of `list` said by the named speakers (any, when none is named), and the same as candidates. */
-function currentTurns(list: readonly RankedTurn[], named: ReadonlySet<string>) {
+function currentTurns(
+  list: readonly RankedTurn[],
+  named: ReadonlySet<string>,
+  reported: ReadonlyMap<string, ReportedTurn> = NONE,
+) {
+  // A report of a named speaker's fact (reportedTurns) counts as theirs, read without their name.
+  const speakerOf = (c: RankedTurn) => reported.get(c.item.key)?.about ?? c.item.life?.turn?.speaker;
   const turns = list.filter((c) => {
-    const speaker = c.item.life?.turn?.speaker;
+    const speaker = speakerOf(c);
     return speaker !== undefined && c.life.status === 'current' && (named.size === 0 || named.has(speaker));
   });
   const cands = turns.map((c) => ({
     key: c.item.key,
     id: c.item.id,
-    speaker: c.item.life?.turn?.speaker as string,
+    speaker: speakerOf(c) as string,
     at: c.item.from ?? c.item.at,
-    text: c.item.text,
+    text: reported.get(c.item.key)?.asOwn ?? c.item.text,
   }));
   return { turns, cands };
+}
+/** A report's parts: whom it tells about, the names that tie it to them. */
+const reportedParts = (r: ReportedTurn): { speaker: string; shared: string[]; why: string } => ({
+  speaker: r.about,
+  shared: r.shared,
+  why:
+    `tells ${r.about}'s fact in another's words: names ${r.about} (not addressed, not a reply to them) and ` +
+    `${r.shared.join(', ')}, said in a turn of theirs; read as theirs by the ordering in time, never marked older`,
+});
+/**
+ * The turns of `ranked` telling another speaker's fact (core/recall/reported-turns), each turn's speaker just before
+ * it in its session read by id (recall/remember turnIdFor) for those that may be one: a reply is no report.
+ */
+async function reportsAmong(
+  ctx: RecallContext,
+  index: RecallIndex | undefined,
+  ranked: readonly { item: Recallable }[],
+): Promise<ReadonlyMap<string, ReportedTurn>> {
+  const turns = turnsOf(ranked);
+  const maybe = reportedTurns(turns, NONE);
+  if (maybe.size === 0) return maybe;
+  const before = new Map<string, string>();
+  for (const { item } of ranked) {
+    const turn = item.life?.turn;
+    if (turn !== undefined && turn.index > 0 && maybe.has(item.key))
+      before.set(item.key, turnIdFor(turn.session, turn.index - 1));
+  }
+  const read = await memoryItems(ctx, index, [...before.values()]);
+  const speakers = new Map<string, string>();
+  for (const [key, id] of before) {
+    const speaker = read.get(id)?.life?.turn?.speaker;
+    if (speaker !== undefined) speakers.set(key, speaker);
+  }
+  return reportedTurns(turns, speakers);
 }
 const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 const NONE_NAMED: ReadonlySet<string> = new Set<string>();
