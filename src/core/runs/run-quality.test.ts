@@ -1,24 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { runQuality, runSucceeded } from './run-quality.js';
+import { runQuality, runSucceeded, standingFailures } from './run-quality.js';
+
+const call = (tool: string, status: 'success' | 'partial' | 'failure', retries?: number) =>
+  retries === undefined ? { tool, status } : { tool, status, retries };
 
 describe('runQuality', () => {
   it('is the run’s own confidence when it has one', () => {
-    expect(runQuality({ confidence: 0.42, calls: [{ status: 'success', retries: 0 }] })).toBe(0.42);
+    expect(runQuality({ confidence: 0.42, calls: [call('a', 'success', 0)] })).toBe(0.42);
   });
 
   it('is 1 for clean successful calls, the mean of each call’s outcome over 0.7 otherwise, a failed call 0', () => {
-    expect(runQuality({ calls: [{ status: 'success', retries: 0 }] })).toBe(1);
-    expect(runQuality({ calls: [{ status: 'failure', retries: 0 }] })).toBe(0);
-    expect(runQuality({ calls: [{ status: 'success' }, { status: 'failure' }] })).toBeCloseTo(0.5, 12);
-    expect(runQuality({ calls: [{ status: 'partial' }, { status: 'failure' }] })).toBeCloseTo(0.5 / 0.7 / 2, 12);
+    expect(runQuality({ calls: [call('a', 'success', 0)] })).toBe(1);
+    expect(runQuality({ calls: [call('a', 'failure', 0)] })).toBe(0);
+    // A failure made good by a later call of its tool counts in the mean as nothing.
+    expect(runQuality({ calls: [call('a', 'failure'), call('a', 'success')] })).toBeCloseTo(0.5, 12);
+    expect(runQuality({ calls: [call('a', 'failure'), call('a', 'partial')] })).toBeCloseTo(0.5 / 0.7 / 2, 12);
   });
 
   it('counts retries against a call', () => {
-    expect(runQuality({ calls: [{ status: 'success', retries: 2 }] })).toBeCloseTo(0.5 / 0.7, 12);
+    expect(runQuality({ calls: [call('a', 'success', 2)] })).toBeCloseTo(0.5 / 0.7, 12);
   });
 
   it('is 0 for a run without calls', () => {
     expect(runQuality({ calls: [] })).toBe(0);
+  });
+
+  it('is 0 while a failure stands: a call failed and no later call of its tool did not (walk 14, item 2)', () => {
+    // The last, essential step failed: a failed run, as execute_dag and the PocketFlow adapter count it.
+    expect(runQuality({ calls: [call('fetch', 'success'), call('translate', 'failure')] })).toBe(0);
+    // A failure of a step whose tool is never called again: the run did not do it.
+    expect(runQuality({ calls: [call('fetch', 'failure'), call('translate', 'success')] })).toBe(0);
+    expect(
+      runQuality({ calls: [call('a', 'success'), call('b', 'failure'), call('c', 'success'), call('d', 'success')] }),
+    ).toBe(0);
+    // A later failure of a tool that succeeded before stands too.
+    expect(runQuality({ calls: [call('a', 'success'), call('b', 'success'), call('a', 'failure')] })).toBe(0);
+    // Its own confidence is what a run says of itself.
+    expect(runQuality({ confidence: 0.8, calls: [call('a', 'success'), call('b', 'failure')] })).toBe(0.8);
+  });
+});
+
+describe('standingFailures', () => {
+  it('names the tools whose latest call failed', () => {
+    expect(standingFailures([call('a', 'failure'), call('b', 'failure'), call('a', 'partial')])).toEqual(['b']);
+    expect(standingFailures([call('a', 'failure'), call('a', 'success', 1)])).toEqual([]);
+    expect(standingFailures([])).toEqual([]);
   });
 });
 
@@ -26,24 +52,36 @@ describe('runSucceeded', () => {
   it('holds at quality 0.5 and above', () => {
     expect(runSucceeded({ confidence: 0.5, calls: [] })).toBe(true);
     expect(runSucceeded({ confidence: 0.49, calls: [] })).toBe(false);
-    expect(runSucceeded({ calls: [{ status: 'failure' }] })).toBe(false);
-    expect(runSucceeded({ calls: [{ status: 'partial' }] })).toBe(true);
+    expect(runSucceeded({ calls: [call('a', 'failure')] })).toBe(false);
+    expect(runSucceeded({ calls: [call('a', 'partial')] })).toBe(true);
+  });
+
+  it('is a failure when a failure stands, whatever the mean', () => {
+    expect(runSucceeded({ calls: [call('fetch', 'success'), call('translate', 'failure')] })).toBe(false);
+    expect(
+      runSucceeded({ calls: [...Array.from({ length: 9 }, (_, i) => call(`t${i}`, 'success')), call('x', 'failure')] }),
+    ).toBe(false);
+    // An agent's retry makes the failure good.
+    expect(
+      runSucceeded({ calls: [call('fetch', 'success'), call('translate', 'failure'), call('translate', 'success')] }),
+    ).toBe(true);
   });
 
   it('needs at least half of the calls’ worth: one success among eight calls is a failed run', () => {
+    // Failures of one tool made good by its last call: the mean alone decides.
     const calls = (ok: number, failed: number) => [
-      ...Array.from({ length: ok }, () => ({ status: 'success' as const })),
-      ...Array.from({ length: failed }, () => ({ status: 'failure' as const })),
+      ...Array.from({ length: failed }, () => call('a', 'failure')),
+      ...Array.from({ length: ok }, () => call('a', 'success')),
     ];
     expect(runSucceeded({ calls: calls(1, 7) })).toBe(false);
     expect(runSucceeded({ calls: calls(3, 5) })).toBe(false);
     expect(runSucceeded({ calls: calls(4, 4) })).toBe(true);
     // A call that succeeded after retries still carries the run.
-    expect(runSucceeded({ calls: [{ status: 'success', retries: 3 }] })).toBe(true);
+    expect(runSucceeded({ calls: [call('a', 'success', 3)] })).toBe(true);
     // Half of the calls' worth is a success whatever the run's length (not 0.4999999999999999 at 14 and 6).
     const partials = (n: number, failed: number) => [
-      ...Array.from({ length: n }, () => ({ status: 'partial' as const })),
-      ...Array.from({ length: failed }, () => ({ status: 'failure' as const })),
+      ...Array.from({ length: failed }, () => call('a', 'failure')),
+      ...Array.from({ length: n }, () => call('a', 'partial')),
     ];
     expect(runSucceeded({ calls: partials(7, 3) })).toBe(true);
     expect(runSucceeded({ calls: partials(14, 6) })).toBe(true);

@@ -4,7 +4,14 @@
  * run's, seed 002), else the mean of its calls' worth: a call that did not fail is worth its outcome confidence
  * relative to a clean success (OUTCOME_DEFAULTS.success), at most 1; a failed call is worth nothing (its seed
  * confidence, 0.3, says how far its output can be trusted, not that the run got anywhere). A run counts as a success
- * at quality ≥ 0.5: at least half its calls' worth. Pure.
+ * at quality ≥ 0.5: at least half its calls' worth.
+ *
+ * One rule for every surface (walk 14, item 2): a run left with a failure standing did not do what it was for, and
+ * has a failure's quality, 0, whatever its other calls. A failure stands when a call failed and no later call of the
+ * same tool did not fail (an agent's retry makes it good). The gateway's `execute_dag` (a task failed) and the
+ * PocketFlow adapter (a node threw) already give such a run 0 as its own confidence; a run recorded with its calls
+ * alone (`record`, `record_execution`, a gateway session, a Claude Code turn) now reads the same: fetch ok then
+ * translate failed is a failure through all of them, where the mean alone (0.5) made it a success. Pure.
  */
 import type { CallStatus } from '../types.js';
 import { roundTo12 } from '../validate.js';
@@ -13,7 +20,7 @@ import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
 /** A run as its quality reads it. */
 export interface QualityRun {
   readonly confidence?: number | undefined;
-  readonly calls: readonly { readonly status: CallStatus; readonly retries?: number }[];
+  readonly calls: readonly { readonly tool: string; readonly status: CallStatus; readonly retries?: number }[];
 }
 
 /** The quality at and above which a run counts as a success. */
@@ -43,19 +50,61 @@ export const callOutcome = (call: { readonly status: CallStatus; readonly retrie
 export const qualityOfOutcomes = (sum: number, calls: number): number =>
   calls === 0 ? 0 : Math.min(1, roundTo12(sum / calls));
 
+/** The quality of a run that did not do what it was for (it stopped, a task failed): a failed call's worth, 0. */
+export const STOPPED_RUN_QUALITY: number = callOutcome({ status: 'failure' });
+
 /**
- * The run's quality: its confidence, else its calls' mean worth (a failed call 0, another its outcome confidence / 0.7,
- * at most 1); 0 without calls.
+ * The tools whose latest call in the run failed, kept call by call: a failure stands until a later call of the same
+ * tool does not fail. A run with one standing has {@link STOPPED_RUN_QUALITY}.
+ */
+export class StandingFailures {
+  readonly #tools = new Set<string>();
+
+  /** Folds in the run's next call. */
+  add(call: { readonly tool: string; readonly status: CallStatus }): void {
+    if (call.status === 'failure') this.#tools.add(call.tool);
+    else this.#tools.delete(call.tool);
+  }
+
+  /** How many tools have a failure standing. */
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** The tools with a failure standing, in the order their standing failures began. */
+  tools(): string[] {
+    return [...this.#tools];
+  }
+}
+
+/** The tools of a run whose latest call failed (a failure no later call of the same tool made good). */
+export function standingFailures(calls: QualityRun['calls']): string[] {
+  const standing = new StandingFailures();
+  for (const c of calls) standing.add(c);
+  return standing.tools();
+}
+
+/**
+ * The quality of a run without its own confidence from its calls' summed worth, their count and how many failures
+ * stand: 0 with one standing, else {@link qualityOfOutcomes}.
+ */
+export const qualityOfCalls = (sum: number, calls: number, standing: number): number =>
+  standing > 0 ? STOPPED_RUN_QUALITY : qualityOfOutcomes(sum, calls);
+
+/**
+ * The run's quality: its confidence, else 0 when a failure stands (a call failed and no later call of its tool did
+ * not), else its calls' mean worth (a failed call 0, another its outcome confidence / 0.7, at most 1); 0 without calls.
  */
 export function runQuality(run: QualityRun): number {
   if (run.confidence !== undefined) return run.confidence;
   let sum = 0;
-  for (const c of run.calls) sum += callOutcome(c);
-  return qualityOfOutcomes(sum, run.calls.length);
+  const standing = new StandingFailures();
+  for (const c of run.calls) {
+    sum += callOutcome(c);
+    standing.add(c);
+  }
+  return qualityOfCalls(sum, run.calls.length, standing.size);
 }
-
-/** The quality of a run that did not do what it was for (it stopped, a task failed): a failed call's worth, 0. */
-export const STOPPED_RUN_QUALITY: number = runQuality({ calls: [{ status: 'failure' }] });
 
 /** Whether a run went well: quality ≥ {@link RUN_SUCCESS_QUALITY}. */
 export function runSucceeded(run: QualityRun): boolean {

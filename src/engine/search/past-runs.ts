@@ -662,8 +662,11 @@ function once<T>(make: () => T): () => T {
 
 type NumberArray = Int32Array | Float64Array;
 
-/** The format's mark: a reader of another version or byte order reads nothing (7: a failed call worth nothing). */
-const MAGIC = 0x50520007;
+/**
+ * The format's mark: a reader of another version or byte order reads nothing (7: a failed call worth nothing; 8: a
+ * run with a failure standing worth nothing).
+ */
+const MAGIC = 0x50520008;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),

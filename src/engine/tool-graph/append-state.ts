@@ -14,7 +14,7 @@ import {
   type ExecutionCall,
   type ExecutionEdgeEvent,
 } from '../../core/graph/execution-edges.js';
-import { callOutcome, qualityOfOutcomes, RUN_SUCCESS_QUALITY } from '../../core/runs/run-quality.js';
+import { callOutcome, qualityOfCalls, RUN_SUCCESS_QUALITY, StandingFailures } from '../../core/runs/run-quality.js';
 import type { CallRecord, EpochMs, WorkflowMerge } from '../../store/types.js';
 import { learnable, mergeOf, type RunParts } from '../workflows/workflows.js';
 
@@ -38,6 +38,8 @@ interface Known {
     | undefined;
   /** The calls' outcome confidences summed in call order (core/runs/run-quality). */
   outcomes: number;
+  /** The tools whose latest call failed (core/runs/run-quality): the run is a failure while one stands. */
+  standing: StandingFailures;
   /** The latest end (`at` + duration) of a call with a time; -Infinity without one. */
   latestEnd: number;
 }
@@ -45,6 +47,7 @@ interface Known {
 interface RunSnapshot {
   shape: NonNullable<Known['shape']>;
   outcomes: number;
+  standing: number;
   latestEnd: number;
   count: number;
 }
@@ -70,6 +73,7 @@ function empty(): Known {
     seenEdges: new Set(),
     shape: undefined,
     outcomes: 0,
+    standing: new StandingFailures(),
     latestEnd: Number.NEGATIVE_INFINITY,
   };
 }
@@ -92,6 +96,7 @@ function addCall(known: Known, calls: readonly CallRecord[], i: number): void {
     known.shape = undefined;
   }
   known.outcomes += callOutcome(call);
+  known.standing.add(call);
   if (call.at !== undefined) known.latestEnd = Math.max(known.latestEnd, call.at + (call.durationMs ?? 0));
   known.count = i + 1;
   known.last = call;
@@ -177,7 +182,13 @@ export class AppendTracker {
     const was =
       before.length === 0
         ? undefined
-        : { shape: shapeOf(known), outcomes: known.outcomes, latestEnd: known.latestEnd, count: known.count };
+        : {
+            shape: shapeOf(known),
+            outcomes: known.outcomes,
+            standing: known.standing.size,
+            latestEnd: known.latestEnd,
+            count: known.count,
+          };
     const all = eventsFrom(after, before.length, this.#asCall);
     const events = all.filter((e) => !known.events.has(edgeEventKey(e)));
     for (const e of all) known.events.add(edgeEventKey(e));
@@ -203,10 +214,16 @@ export class AppendTracker {
     const parts = (run: RunSnapshot): RunParts => ({
       shape: run.shape,
       id: run.shape.id,
-      succeeded: qualityOfOutcomes(run.outcomes, run.count) >= RUN_SUCCESS_QUALITY,
+      succeeded: qualityOfCalls(run.outcomes, run.count, run.standing) >= RUN_SUCCESS_QUALITY,
       at: Math.max(execution.startedAt, run.latestEnd),
     });
-    const now = { shape: shapeOf(known), outcomes: known.outcomes, latestEnd: known.latestEnd, count: known.count };
+    const now = {
+      shape: shapeOf(known),
+      outcomes: known.outcomes,
+      standing: known.standing.size,
+      latestEnd: known.latestEnd,
+      count: known.count,
+    };
     const moved = mergeOf(execution.intent, parts(now), 1);
     return was !== undefined && learnable(execution.intent, before)
       ? [mergeOf(execution.intent, parts(was), -1), moved]

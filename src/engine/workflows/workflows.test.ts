@@ -283,3 +283,58 @@ describe('a dump older than schema 19', () => {
     }
   });
 });
+
+// Walk 14, item 2: a run whose last call failed (fetch ok, translate failed) was a success of its workflow through
+// `record` (the mean of its calls' worth, 0.5), and a failure through execute_dag or PocketFlow. One rule now: a run
+// with a failure standing (no later call of its tool did not fail) is a failure, whichever surface recorded it.
+describe('a run left with a failure standing', () => {
+  const translate = (intent: string, at: number, ...tail: CallInput[]) => ({
+    intent,
+    startedAt: at,
+    calls: [call('fetch_weather'), call('translate_text', 'failure', [0]), ...tail],
+  });
+
+  it('is a failure of its workflow, recorded whole or appended call by call, until a retry works', async () => {
+    const credence = await open();
+    await credence.recordExecution(translate('translate the weather report for Paris', T0));
+    await credence.appendCalls({ id: 'gw-1', intent: 'translate the weather report for Rome', startedAt: T0 + 1 }, [
+      call('fetch_weather'),
+    ]);
+    await credence.appendCalls({ id: 'gw-1', intent: 'translate the weather report for Rome', startedAt: T0 + 1 }, [
+      call('translate_text', 'failure', [0]),
+    ]);
+    expect((await credence.workflows()).map((w) => [w.tools, w.runs, w.successes])).toEqual([
+      [['fetch_weather', 'translate_text'], 2, 0],
+    ]);
+    // The agent tried again and the translation came back: the run did what it was for.
+    await credence.appendCalls({ id: 'gw-1', intent: 'translate the weather report for Rome', startedAt: T0 + 1 }, [
+      call('translate_text', 'success', [0]),
+    ]);
+    await credence.recordExecution(
+      translate('translate the weather report for Oslo', T0 + 2, call('translate_text', 'success', [0])),
+    );
+    expect((await credence.workflows()).map((w) => [w.runs, w.successes])).toEqual([[3, 2]]);
+    await credence.close();
+  });
+
+  it('is counted again after the store migrates to version 25', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-wf25-'));
+    try {
+      const path = join(dir, 'old.db');
+      const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      await first.recordExecution(translate('translate the weather report', T0));
+      expect((await first.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await first.close();
+      // As Credence at schema 24 left it: the run counted a success (quality 0.5), the scope marked built.
+      const raw = new Database(path);
+      raw.exec('UPDATE workflows SET successes = runs');
+      raw.pragma('user_version = 24');
+      raw.close();
+      const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+      expect((await again.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -550,6 +550,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL;
     `,
   },
+  {
+    version: 25,
+    description:
+      'learned workflows counted again: a run left with a failure standing (a call failed and no later call of its ' +
+      'tool did not: fetch ok then translate failed) is a failure, as execute_dag and PocketFlow runs are, where the ' +
+      "mean of its calls' worth (0.5) made it a success; each scope's workflows are emptied and built again from " +
+      'its stored executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -687,6 +687,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       db.prepare('CREATE INDEX IF NOT EXISTS shown_session ON shown (scope, session) WHERE session IS NOT NULL').run();
     },
   },
+  {
+    version: 25,
+    description:
+      'learned workflows counted again: a run left with a failure standing (a call failed and no later call of its ' +
+      'tool did not: fetch ok then translate failed) is a failure, as execute_dag and PocketFlow runs are, where the ' +
+      "mean of its calls' worth (0.5) made it a success; each scope's workflows are emptied and built again from " +
+      'its stored executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
