@@ -48,14 +48,16 @@ describe('formatRuns', () => {
     const run = {
       startedAt: '2026-02-02T06:00:00.000Z',
       confidence: 0.5,
+      quality: 0.5,
+      succeeded: true,
       intent: `fix the\nflaky test ${'x'.repeat(300)}`,
       intentKind: null,
       nodes: Array.from({ length: 500 }, (_, i) => node(`t${i}`)),
     } as unknown as RunListing;
     const lines = formatRuns([run, run]).split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^2026-02-02T06:00:00.000Z {2}0\.50 {2}fix the flaky test x+…$/);
-    expect([...(lines[0] ?? '')].length).toBeLessThan(160);
+    expect(lines[0]).toMatch(/^2026-02-02T06:00:00.000Z {2}0\.50 success {2}fix the flaky test x+…$/);
+    expect([...(lines[0] ?? '')].length).toBeLessThanOrEqual(160);
     expect(lines[1]).toMatch(/^ {4}t0 success → .* → … \+49\d more steps \(500 calls; --json lists all\)$/);
     expect([...(lines[1] ?? '')].length).toBeLessThan(200);
   });
@@ -102,14 +104,14 @@ describe('formatRuns with a run summary', () => {
       expect(runs.find((r) => r.intent === 'fetch and\nparse')?.summary).toMatch(/^fetch and\nparse: fetch success/);
       const lines = formatRuns(runs).split('\n');
       expect(lines).toEqual([
-        '2026-02-02T06:00:04.000Z    —    a summary of my own',
+        '2026-02-02T06:00:04.000Z  1.00 success  a summary of my own',
         '    deploy success',
         expect.stringMatching(/^ {4}summary: deployed to staging, then rolled back y+…$/),
-        '2026-02-02T06:00:03.000Z    —    a blank summary',
+        '2026-02-02T06:00:03.000Z  1.00 success  a blank summary',
         '    Read success',
-        expect.stringMatching(/^2026-02-02T06:00:01.000Z {2}0\.\d\d {2}fetch and parse \[general\]$/),
+        expect.stringMatching(/^2026-02-02T06:00:01.000Z {2}0\.\d\d (success|failure) {2}fetch and parse \[general\]$/),
         '    fetch success (1 retries) → parse failure',
-        '2026-02-02T06:00:00.000Z  0.00  shout a greeting',
+        '2026-02-02T06:00:00.000Z  0.00 failure  shout a greeting',
         '    down:echo success',
         '    summary: 1 of 2 tasks succeeded; b failed',
       ]);
@@ -143,10 +145,47 @@ describe('formatRuns with a run summary', () => {
         error: 'the API is down\n    at call (flow.js:3:9)',
       });
       expect(formatRuns(await credence.runs()).split('\n')).toEqual([
-        '2026-02-02T06:00:00.000Z  0.00  call the API [general]',
+        '2026-02-02T06:00:00.000Z  0.00 failure  call the API [general]',
         '    search success → call failure',
         '    summary: call the API: stopped (the API is down): search success → call failure; confidence 0.00 (a run ' +
           "that stopped did not succeed; its nodes' mea…",
+      ]);
+    } finally {
+      await credence.close();
+    }
+  });
+});
+
+// Walk 14, item 6: a run recorded with its calls alone printed "—" (no confidence), and the quality that makes it a
+// success or a failure of its workflow was printed nowhere: `workflows` said 100% of runs whose last step failed.
+describe('formatRuns: the quality that decides a run’s success', () => {
+  it('is printed for every run, with whether it counts as a success of its workflow', async () => {
+    const T0 = Date.parse('2026-02-02T06:00:00Z');
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    try {
+      const translate = (at: number, ...statuses: ('success' | 'failure')[]) =>
+        credence.recordExecution({
+          intent: 'translate the weather report',
+          startedAt: at,
+          calls: [
+            { tool: 'fetch_weather', status: 'success' },
+            ...statuses.map((status) => ({ tool: 'translate_text', status, consumes: [0] })),
+          ],
+        });
+      await translate(T0, 'failure');
+      await translate(T0 + 1000, 'failure', 'success');
+      const runs = await credence.runs();
+      expect(runs.map((r) => [r.confidence, r.quality, r.succeeded])).toEqual([
+        [null, expect.closeTo(2 / 3, 12), true],
+        [null, 0, false],
+      ]);
+      expect(
+        formatRuns(runs)
+          .split('\n')
+          .filter((l) => l.startsWith('2026')),
+      ).toEqual([
+        '2026-02-02T06:00:01.000Z  0.67 success  translate the weather report',
+        '2026-02-02T06:00:00.000Z  0.00 failure  translate the weather report',
       ]);
     } finally {
       await credence.close();

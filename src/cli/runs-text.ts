@@ -1,7 +1,7 @@
 /**
  * @module cli/runs-text
- * `credence runs` as text a person reads: one header line per run (time, confidence, intent on one
- * line, shortened), then its calls on one line, repeats folded (`Bash ok ×12`) and at most
+ * `credence runs` as text a person reads: one header line per run (time, quality and whether the run is a success of
+ * its workflow, intent on one line, shortened), then its calls on one line, repeats folded (`Bash ok ×12`) and at most
  * `maxSteps` steps before `… +K more`, then its summary on one line when it says more than that (what
  * became of an `execute_dag` task that never reached its tool). A hook session can hold hundreds of calls;
  * `--json` keeps every one.
@@ -16,7 +16,10 @@ import { cutChars } from '../core/text/plain-text.js';
 export const RUNS_TEXT_DEFAULTS = Object.freeze({ maxSteps: 8, maxWidth: 140, maxIntent: 120 });
 
 type Node = Pick<RunListing['nodes'][number], 'tool' | 'status' | 'retries'>;
-type Run = Pick<RunListing, 'startedAt' | 'confidence' | 'intent' | 'intentKind' | 'summary'> & { nodes: Node[] };
+type Run = Pick<
+  RunListing,
+  'startedAt' | 'confidence' | 'quality' | 'succeeded' | 'intent' | 'intentKind' | 'summary'
+> & { nodes: Node[] };
 
 /** Consecutive calls of one tool with one outcome and no retries folded into one step, `tool status ×n`. */
 function steps(nodes: readonly Node[]): string[] {
@@ -84,7 +87,7 @@ export function formatRuns(runs: readonly Run[], options: Partial<typeof RUNS_TE
       const given = typeof r.summary === 'string' ? r.summary : '';
       const summary = given.trim() === '' || restatesCalls(r, given) ? '' : given;
       return (
-        `${r.startedAt}  ${r.confidence === null ? '  —  ' : r.confidence.toFixed(2)}  ` +
+        `${r.startedAt}  ${r.quality.toFixed(2)} ${r.succeeded ? 'success' : 'failure'}  ` +
         `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n` +
         `    ${formatRunSteps(r.nodes, o)}` +
         (summary === '' ? '' : `\n    summary: ${oneLine(summary, o.maxWidth)}`)

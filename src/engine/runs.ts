@@ -16,7 +16,7 @@ import { IntentText } from '../schemas/execution.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { deriveIntent } from '../core/runs/intent.js';
 import { outcomeConfidence } from '../core/runs/outcome-confidence.js';
-import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
+import { RUN_SUCCESS_QUALITY, runQuality, STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import { scrubText } from '../core/security/scrub.js';
 import { cutChars } from '../core/text/plain-text.js';
 import type { CallStatus, Intent } from '../core/types.js';
@@ -232,7 +232,15 @@ export interface RunListing {
   intentKind: Intent | null;
   startedAt: string;
   endedAt: string | null;
+  /** The confidence the run was stored with (a workflow run's, a failed `execute_dag` run's 0); null without one. */
   confidence: number | null;
+  /**
+   * What decides whether the run is a success of its workflow (core/runs/run-quality): its confidence, else 0 when a
+   * failure stands (a call failed and no later call of its tool did not), else its calls' mean worth.
+   */
+  quality: number;
+  /** Whether it counts as a success of its workflow: quality ≥ 0.5. */
+  succeeded: boolean;
   summary: string | null;
   nodes: {
     tool: string;
@@ -252,6 +260,7 @@ export function toRunListing(e: ExecutionRecord): RunListing {
   const scored_ = nodeConfidences(
     e.calls.map((c) => ({ name: c.tool, status: c.status, retries: c.retries, consumes: c.consumes })),
   );
+  const quality = runQuality(e);
   return {
     id: e.id,
     intent: e.intent,
@@ -259,6 +268,8 @@ export function toRunListing(e: ExecutionRecord): RunListing {
     startedAt: new Date(e.startedAt).toISOString(),
     endedAt: e.endedAt === undefined ? null : new Date(e.endedAt).toISOString(),
     confidence: e.confidence ?? null,
+    quality,
+    succeeded: quality >= RUN_SUCCESS_QUALITY,
     summary: e.summary ?? null,
     // Recomputed from what is stored, so a stored run's confidence is explained by what is listed (a run that stopped
     // has 0 whatever its nodes, its summary says why).
