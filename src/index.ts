@@ -50,7 +50,7 @@ export type {
   RecordResult,
 } from './engine/tool-graph/tool-graph.js';
 export type { GraphSnapshot, GraphStats } from './engine/tool-graph/graph-snapshot.js';
-export type { WorkflowView } from './engine/workflows/workflows.js';
+export type { DagRecord, WorkflowView } from './engine/workflows/workflows.js';
 export type { LearningView } from './engine/learning/learning-view.js';
 export type { ImportedEvent, SessionImport } from './engine/import-sessions.js';
 // The embedding providers, for the `embedder` option (docs/library.md).

@@ -63,7 +63,13 @@ import { afterPrune, EVOLVE_DEFAULTS, evolve, type EvolveReport } from './learni
 import { agentSkillsDir } from './learning/skill-location.js';
 import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult } from './runs.js';
 import { forget, LIMIT_DEFAULTS, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
-import { listWorkflows, rebuildWorkflows, type WorkflowView } from './workflows/workflows.js';
+import {
+  dagRecord,
+  listWorkflows,
+  rebuildWorkflows,
+  type DagRecord,
+  type WorkflowView,
+} from './workflows/workflows.js';
 import type { BackupReport, DailyActivity, ToolRecord } from '../store/types.js';
 import {
   buildGraphSnapshot,
@@ -1158,6 +1164,17 @@ export class Credence {
       { store: this.#store, scope: this.scope },
       { now: options.now ?? this.now(), ...(options.limit === undefined ? {} : { limit: options.limit }) },
     );
+  }
+
+  /**
+   * The record of the learned workflow a DAG of tasks is run into: its runs, successes and the Wilson lower bound of
+   * its success rate times its decay at `now` (default the clock); undefined when no run of that shape was recorded.
+   * `execute_dag` lets a strong record stand in for a seed confidence below its threshold (walk 14, item 3).
+   */
+  async dagRecord(tasks: readonly WorkflowTask[], options: { now?: number } = {}): Promise<DagRecord | undefined> {
+    requireOptions('options', options);
+    if (options.now !== undefined) requireEpochMs('options.now', options.now);
+    return dagRecord({ store: this.#store, scope: this.scope }, tasks, options.now ?? this.now());
   }
 
   /** Rebuilds the scope's learned workflows from its executions (a use case that removes executions calls it). */

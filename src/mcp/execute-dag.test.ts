@@ -8,12 +8,17 @@ import { openSqliteStore } from '../store/sqlite/index.js';
 import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { DagSuggestion } from '../engine/search/search.js';
 import { executeDag } from './execute-dag.js';
+import type { DagRecord } from '../engine/workflows/workflows.js';
+import { workflowRecordBound } from '../core/experience/workflow-confidence.js';
 import type { Gateway } from './gateway.js';
 import { fakeFsGateway, inProcessClient } from '../../test/mcp-helpers.js';
 
 /** A context whose engine returns `suggestion` and whose one downstream tool is read-only and needs nothing. */
-function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>) {
-  const credence = { suggestDag: async () => ({ mode: 'suggestion', ...suggestion }) } as unknown as Credence;
+function context(suggestion: Partial<DagSuggestion & ProbabilityInfo>, record?: DagRecord) {
+  const credence = {
+    suggestDag: async () => ({ mode: 'suggestion', ...suggestion }),
+    dagRecord: async () => record,
+  } as unknown as Credence;
   const gateway = {
     tool: () => ({ tool: { annotations: { readOnlyHint: true }, inputSchema: { type: 'object' } } }),
   } as unknown as Gateway;
@@ -31,6 +36,12 @@ const reasons = async (
     ...(args === undefined ? {} : { arguments: args }),
   });
   return (result.structuredContent as { notExecutedBecause?: string[] }).notExecutedBecause ?? [];
+};
+
+/** The record of a workflow that ran `runs` times, `successes` of them well, just now. */
+const recordOf = (runs: number, successes: number): DagRecord => {
+  const bound = workflowRecordBound({ runs, successes, lastSeen: 0, now: 0 });
+  return { workflow: 'wf-000000000001', value: bound.value, parts: bound.parts };
 };
 
 describe('execute_dag with an intent (issue 19)', () => {
@@ -93,6 +104,103 @@ describe('execute_dag with an intent (issue 19)', () => {
     expect(await reasons({ dag, confidence: 0.9, seedConfidence: 0.6, ...learned(0.9) })).toEqual([
       expect.stringContaining("the seed formula's confidence 0.600"),
     ]);
+  });
+});
+
+// Walk 14, item 3: once the learned graph covers a DAG (a 2-tool graph is "mature" after one run), its mean PageRank
+// caps the seed formula below 0.85: after 11 successful runs at a measured 0.988 the DAG never ran by itself again.
+describe('execute_dag lets a DAG’s own record stand in for a seed confidence below the threshold', () => {
+  const sure = { dag, confidence: 0.988, seedConfidence: 0.843 };
+  const seedWhy = (result: { structuredContent?: unknown }) =>
+    (result.structuredContent as { notExecutedBecause?: string[] }).notExecutedBecause ?? [];
+
+  it('runs on a long enough record of successes: the Wilson lower bound at 95 % reaches the threshold', async () => {
+    // 16 successes in 16 runs: bound 0.855. (execute false, so that the test runs nothing: it is the only reason.)
+    const result = await executeDag(context(sure, recordOf(16, 16)), { intent: 'x', execute: false });
+    expect(seedWhy(result)).toEqual(['execute is false']);
+    expect((result.structuredContent as { record?: DagRecord }).record?.parts).toMatchObject({
+      runs: 16,
+      successes: 16,
+      lowerBound: expect.closeTo(0.8553, 4),
+    });
+  });
+
+  it('does not on a short record, a failure too many, or none, and says which record and why', async () => {
+    for (const [record, said] of [
+      [recordOf(1, 1), 'ran 1 time, 1 succeeded: lower bound 0.270'],
+      [recordOf(11, 11), 'ran 11 times, 11 succeeded: lower bound 0.803'],
+      [recordOf(20, 19), 'ran 20 times, 19 succeeded: lower bound 0.804'],
+    ] as const) {
+      const why = seedWhy(await executeDag(context(sure, record), { intent: 'x', execute: false }));
+      expect(why).toEqual([
+        'execute is false',
+        expect.stringMatching(
+          new RegExp(
+            "^the seed formula's confidence 0\\.843 is below the threshold 0\\.85 \\(the measured 0\\.988 alone runs " +
+              `nothing\\), and this DAG's own record does not stand in for it: its workflow wf-0+1 ${said}`,
+          ),
+        ),
+      ]);
+    }
+    expect(seedWhy(await executeDag(context(sure), { intent: 'x', execute: false }))).toEqual([
+      'execute is false',
+      expect.stringContaining('and this DAG has no record of its own to stand in for it'),
+    ]);
+  });
+
+  it('still needs the measured confidence and any learned probability to reach the threshold', async () => {
+    const low = seedWhy(
+      await executeDag(context({ dag, confidence: 0.7, seedConfidence: 0.6 }, recordOf(40, 40)), {
+        intent: 'x',
+        execute: false,
+      }),
+    );
+    expect(low).toEqual(['execute is false', expect.stringContaining('confidence 0.700 is below the threshold')]);
+    const learned = {
+      probability: 0.6,
+      probabilityBasis: {
+        kind: 'dag' as const,
+        outcomes: 40,
+        calibrator: 'map' as const,
+        brier: { seed: 0.3, 'base-rate': 0.25, logistic: 0.22, map: 0.2 },
+        tested: 32,
+      },
+    };
+    const why = seedWhy(
+      await executeDag(context({ ...sure, ...learned }, recordOf(40, 40)), { intent: 'x', execute: false }),
+    );
+    expect(why).toEqual([
+      'execute is false',
+      expect.stringContaining('the probability learned from 40 DAG outcomes, 0.600, is below the threshold 0.85'),
+    ]);
+  });
+
+  it('reads the record of the workflow the DAG’s runs are recorded into, by its shape', async () => {
+    const s = await gatewaySession();
+    try {
+      const tasks = [
+        { id: 'a', tool: 'fs:read_file' },
+        { id: 'b', tool: 'fs:write_file', arguments: { text: '$a' } },
+      ];
+      for (let i = 0; i < 3; i += 1) expect((await s.run('copy a file', tasks)).ok).toBe(true);
+      await s.run('copy a file', [...tasks, { id: 'c', tool: 'fs:broken' }]);
+      // The suggested DAG says its dependency with dependsOn, the runs said it with a reference: one shape.
+      const record = await s.credence.dagRecord([
+        { id: 't1', tool: 'fs:read_file' },
+        { id: 't2', tool: 'fs:write_file', dependsOn: ['t1'] },
+      ]);
+      expect(record?.parts).toMatchObject({ runs: 3, successes: 3, decay: 1 });
+      expect(record?.value).toBeCloseTo(workflowRecordBound({ runs: 3, successes: 3, lastSeen: 0, now: 0 }).value, 12);
+      // The same tools side by side are another shape, never run.
+      expect(
+        await s.credence.dagRecord([
+          { id: 't1', tool: 'fs:read_file' },
+          { id: 't2', tool: 'fs:write_file' },
+        ]),
+      ).toBeUndefined();
+    } finally {
+      await s.close();
+    }
   });
 });
 

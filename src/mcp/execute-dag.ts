@@ -1,8 +1,9 @@
 /**
  * @module mcp/execute-dag
  * The `execute_dag` tool (SPEC §5, §9). `{intent}` gives the DAG suggestion and runs it only when every
- * tool in it is a downstream `readOnlyHint` tool and its confidence, seed confidence and any learned probability
- * reach the threshold (else says why not); `arguments` gives tasks' arguments by task or tool id.
+ * tool in it is a downstream `readOnlyHint` tool and its confidence, seed confidence (or, when that falls short, the
+ * Wilson lower bound of its own workflow's record) and any learned probability reach the threshold (else says why
+ * not); `arguments` gives tasks' arguments by task or tool id.
  * `{workflow: {tasks}}` is validated against the catalogue (errors name the problems; nothing runs) and run in
  * parallel layers (engine/workflow-exec), recorded as one execution that teaches only `dependency` edges (the order
  * across layers is nobody's choice), each call with the tasks it depended on (its learned workflow follows them).
@@ -18,6 +19,7 @@ import type { CallStatus } from '../core/types.js';
 import { STOPPED_RUN_QUALITY } from '../core/runs/run-quality.js';
 import { effectiveDependencies } from '../core/workflow/workflow-references.js';
 import { runWorkflow, type TaskOutcome } from '../engine/workflow-exec.js';
+import type { DagRecord } from '../engine/workflows/workflows.js';
 import type { MetaToolContext } from './tool-context.js';
 import { isGatewayError } from './gateway.js';
 import { jsonResult } from './results.js';
@@ -75,6 +77,7 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
         `(its tasks: ${suggestion.dag.tasks.map((t) => `${t.id} ${t.tool}`).join(', ')})`,
     );
   if (input.execute === false) notRun.push('execute is false');
+  let record: DagRecord | undefined;
   if (ctx.gateway === undefined) notRun.push('no gateway: start `credence serve --gateway FILE` to run tools');
   else {
     for (const task of suggestion.dag.tasks) {
@@ -102,18 +105,37 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
     );
   } else if (suggestion.confidence < ctx.autoExecuteThreshold) {
     notRun.push(`confidence ${suggestion.confidence.toFixed(3)} is below the threshold ${ctx.autoExecuteThreshold}`);
-  } else if (suggestion.seedConfidence !== undefined && suggestion.seedConfidence < ctx.autoExecuteThreshold) {
-    // A confidence measured on a scope's past runs (issue 19) runs nothing alone: the seed's must agree.
-    notRun.push(
-      `the seed formula's confidence ${suggestion.seedConfidence.toFixed(3)} is below the threshold ` +
-        `${ctx.autoExecuteThreshold} (the measured ${suggestion.confidence.toFixed(3)} alone runs nothing)`,
-    );
-  } else if (suggestion.probability !== undefined && suggestion.probability < ctx.autoExecuteThreshold) {
-    // With enough DAG outcomes, the probability learned from them must agree as well (issue 24): it only holds back.
-    notRun.push(
-      `the probability learned from ${suggestion.probabilityBasis?.outcomes ?? 0} DAG outcomes, ` +
-        `${suggestion.probability.toFixed(3)}, is below the threshold ${ctx.autoExecuteThreshold}`,
-    );
+  } else {
+    let seedHolds = suggestion.seedConfidence === undefined || suggestion.seedConfidence >= ctx.autoExecuteThreshold;
+    if (!seedHolds) {
+      // A confidence measured on a scope's past runs (issue 19) runs nothing alone: the seed's must agree, or the
+      // DAG's own record stand in for it (walk 14, item 3: once the learned graph covers a DAG, its mean PageRank
+      // caps the seed formula below the threshold however often the DAG succeeded).
+      record = await ctx.credence.dagRecord(
+        suggestion.dag.tasks.map((t) => ({
+          id: t.id,
+          tool: t.tool,
+          arguments: argumentsOf(t),
+          dependsOn: t.dependsOn,
+        })),
+      );
+      seedHolds = record !== undefined && record.value >= ctx.autoExecuteThreshold;
+      if (!seedHolds)
+        notRun.push(
+          `the seed formula's confidence ${suggestion.seedConfidence?.toFixed(3)} is below the threshold ` +
+            `${ctx.autoExecuteThreshold} (the measured ${suggestion.confidence.toFixed(3)} alone runs nothing), ` +
+            (record === undefined
+              ? 'and this DAG has no record of its own to stand in for it'
+              : `and this DAG's own record does not stand in for it: ${recordText(record)} is below the threshold`),
+        );
+    }
+    if (seedHolds && suggestion.probability !== undefined && suggestion.probability < ctx.autoExecuteThreshold) {
+      // With enough DAG outcomes, the probability learned from them must agree as well (issue 24): it only holds back.
+      notRun.push(
+        `the probability learned from ${suggestion.probabilityBasis?.outcomes ?? 0} DAG outcomes, ` +
+          `${suggestion.probability.toFixed(3)}, is below the threshold ${ctx.autoExecuteThreshold}`,
+      );
+    }
   }
   if (notRun.length > 0) {
     // Shown, not run: the calls the agent makes next say what became of it (issue 24).
@@ -129,6 +151,7 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
       executed: false,
       notExecutedBecause: notRun,
       threshold: ctx.autoExecuteThreshold,
+      ...(record === undefined ? {} : { record }),
     });
   }
   const tasks: WorkflowTask[] = suggestion.dag.tasks.map((t) => ({
@@ -143,8 +166,29 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
   if (suggestion.shownId !== undefined && typeof value.ok === 'boolean')
     await ctx.credence.recordOutcome(suggestion.shownId, value.ok ? 'succeeded' : 'failed').catch(() => undefined);
   return jsonResult(
-    { ...suggestion, executed: true, threshold: ctx.autoExecuteThreshold, run: value },
+    {
+      ...suggestion,
+      executed: true,
+      threshold: ctx.autoExecuteThreshold,
+      // The seed fell short and the DAG's own record stood in for it: which record, and why it sufficed.
+      ...(record === undefined
+        ? {}
+        : { record, executedBecause: `${recordText(record)} reaches the threshold ${ctx.autoExecuteThreshold}` }),
+      run: value,
+    },
     run.isError === true,
+  );
+}
+
+/**
+ * A DAG's record in words: `its workflow wf-… ran 16 times, 16 succeeded: lower bound 0.855 (Wilson, 95 %) × decay
+ * 1.000 = 0.855`.
+ */
+function recordText(record: DagRecord): string {
+  const p = record.parts;
+  return (
+    `its workflow ${record.workflow} ran ${p.runs} time${p.runs === 1 ? '' : 's'}, ${p.successes} succeeded: ` +
+    `lower bound ${p.lowerBound.toFixed(3)} (Wilson, 95 %) × decay ${p.decay.toFixed(3)} = ${record.value.toFixed(3)}`
   );
 }
 

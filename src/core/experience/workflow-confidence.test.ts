@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers.js';
 import { DAY_MS, decayFactor } from '../graph/edge-decay.js';
 import { EDGE_DEFAULTS } from '../graph/edge-confidence.js';
-import { workflowConfidence } from './workflow-confidence.js';
+import { workflowConfidence, workflowRecordBound } from './workflow-confidence.js';
 
 const T = Date.UTC(2026, 0, 1);
 
@@ -73,6 +73,35 @@ describe('workflowConfidence', () => {
     );
     expect(codeOf(() => workflowConfidence({ runs: 1, successes: 0, lastSeen: T, now: T }, { idleStepDays: -1 }))).toBe(
       'INVALID_INPUT',
+    );
+  });
+});
+
+// Walk 14, item 3: what lets execute_dag run a DAG on its own record when the seed formula cannot reach 0.85.
+describe('workflowRecordBound', () => {
+  const T = Date.parse('2026-03-01T00:00:00Z');
+  const bound = (runs: number, successes: number, now = T) =>
+    workflowRecordBound({ runs, successes, lastSeen: T, now });
+
+  it('is the Wilson lower bound at one-sided 95 %: all successes give runs / (runs + 1.645²)', () => {
+    for (const n of [1, 2, 11, 16, 40]) expect(bound(n, n).parts.lowerBound).toBeCloseTo(n / (n + 1.645 ** 2), 12);
+    // 0.85 takes 16 successes in a row: 15 are not enough, nor 19 of 20.
+    expect(bound(15, 15).value).toBeLessThan(0.85);
+    expect(bound(16, 16).value).toBeGreaterThanOrEqual(0.85);
+    expect(bound(20, 19).value).toBeCloseTo(0.804, 3);
+    expect(bound(0, 0).value).toBe(0);
+    expect(bound(5, 0).value).toBe(0);
+  });
+
+  it('decays like the workflow’s confidence, and stays within [0, 1] below the success rate', () => {
+    expect(bound(40, 40, T + 60 * DAY_MS).parts.decay).toBe(0.5);
+    expect(bound(40, 40, T + 60 * DAY_MS).value).toBeCloseTo(bound(40, 40).value / 2, 12);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 500 }), fc.double({ min: 0, max: 1, noNaN: true }), (runs, share) => {
+        const successes = Math.round(runs * share);
+        const b = bound(runs, successes).value;
+        return b >= 0 && b <= successes / runs + 1e-12;
+      }),
     );
   });
 });

@@ -63,3 +63,49 @@ export function workflowConfidence(
   const successRate = input.runs === 0 ? 0 : input.successes / input.runs;
   return { value: estimate * decay, parts: { successRate, estimate, decay, idleDays: idle } };
 }
+
+/**
+ * How far a workflow's own record can be trusted to run it unattended (walk 14, item 3): the lower end of the Wilson
+ * score interval of its success rate, one-sided at 95 % (z 1.645), times its decay. Unlike the estimate, a short
+ * record cannot reach a high bound: all successes give runs / (runs + z²), so 0.85 needs 16 successful runs in a
+ * row (11 give 0.80); one failure among 20 gives 0.80.
+ */
+export const WORKFLOW_RECORD_DEFAULTS = Object.freeze({
+  /** The standard normal quantile of the bound: 1.645 is one-sided 95 %. */
+  z: 1.645,
+});
+
+export interface WorkflowRecordParts {
+  readonly runs: number;
+  readonly successes: number;
+  /** The Wilson lower bound of successes / runs (0 without runs). */
+  readonly lowerBound: number;
+  readonly decay: number;
+  readonly idleDays: number;
+}
+
+/**
+ * A workflow's record as a bound: `value = wilsonLower(successes, runs, z) × decay`, with its parts.
+ * @throws CredenceError INVALID_INPUT as {@link workflowConfidence}.
+ */
+export function workflowRecordBound(
+  input: WorkflowConfidenceInput,
+  options: WorkflowConfidenceOptions & { readonly z?: number } = {},
+): Explained<WorkflowRecordParts> {
+  const { parts } = workflowConfidence(input, options);
+  const z = options.z ?? WORKFLOW_RECORD_DEFAULTS.z;
+  requireNonNegative('z', z);
+  const n = input.runs;
+  let lowerBound = 0;
+  if (n > 0) {
+    const p = input.successes / n;
+    const z2 = z * z;
+    const centre = p + z2 / (2 * n);
+    const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+    lowerBound = Math.max(0, (centre - spread) / (1 + z2 / n));
+  }
+  return {
+    value: lowerBound * parts.decay,
+    parts: { runs: n, successes: input.successes, lowerBound, decay: parts.decay, idleDays: parts.idleDays },
+  };
+}

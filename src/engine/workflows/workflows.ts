@@ -5,8 +5,15 @@
  * them with their confidence now (core/experience/workflow-confidence). A store whose executions predate the
  * workflows table is rebuilt from them once, before its first write or read.
  */
-import { workflowConfidence, type WorkflowConfidenceParts } from '../../core/experience/workflow-confidence.js';
+import {
+  workflowConfidence,
+  workflowRecordBound,
+  type WorkflowConfidenceParts,
+  type WorkflowRecordParts,
+} from '../../core/experience/workflow-confidence.js';
 import { workflowId, workflowShape } from '../../core/experience/workflow-shape.js';
+import type { WorkflowTask } from '../../core/workflow/workflow.js';
+import { effectiveDependencies } from '../../core/workflow/workflow-references.js';
 import { runSucceeded } from '../../core/runs/run-quality.js';
 import type {
   CallRecord,
@@ -152,4 +159,51 @@ export async function listWorkflows(
   await ensureWorkflows(ctx.store, ctx.scope);
   const stored = await ctx.store.listWorkflows(ctx.scope, options.limit === undefined ? {} : { limit: options.limit });
   return stored.map((w) => viewWorkflow(w, options.now));
+}
+
+/** A DAG's own record: the learned workflow its runs are merged into, and that record as a bound (walk 14, item 3). */
+export interface DagRecord {
+  /** The id of the workflow of the DAG's shape (its tools and the tool-level links of its dependencies). */
+  workflow: string;
+  /** The Wilson lower bound of its success rate times its decay (core/experience/workflow-confidence). */
+  value: number;
+  parts: WorkflowRecordParts;
+}
+
+/**
+ * The record of the learned workflow a DAG's run is merged into (the shape `execute_dag` records: each task linked
+ * from the tasks it depends on or references), read at `now`; undefined when no run of that shape was recorded.
+ */
+export async function dagRecord(
+  ctx: { store: WorkflowStore; scope: string },
+  tasks: readonly WorkflowTask[],
+  now: number,
+): Promise<DagRecord | undefined> {
+  const deps = effectiveDependencies(tasks);
+  // In an order where each task comes after those it depends on (as its run records them), else as given.
+  const ordered: WorkflowTask[] = [];
+  const placed = new Set<string>();
+  for (let moved = true; moved && ordered.length < tasks.length; ) {
+    moved = false;
+    for (const t of tasks)
+      if (!placed.has(t.id) && (deps.get(t.id) ?? []).every((d) => placed.has(d) || !deps.has(d))) {
+        ordered.push(t);
+        placed.add(t.id);
+        moved = true;
+      }
+  }
+  for (const t of tasks) if (!placed.has(t.id)) ordered.push(t);
+  const index = new Map(ordered.map((t, i) => [t.id, i]));
+  const shape = workflowShape(
+    ordered.map((t) => ({
+      tool: t.tool,
+      dependsOn: (deps.get(t.id) ?? []).map((id) => index.get(id) ?? -1).filter((i) => i >= 0),
+    })),
+  );
+  const id = workflowId(shape.key);
+  await ensureWorkflows(ctx.store, ctx.scope);
+  const found = (await ctx.store.listWorkflows(ctx.scope)).find((w) => w.id === id);
+  if (found === undefined) return undefined;
+  const bound = workflowRecordBound({ runs: found.runs, successes: found.successes, lastSeen: found.lastSeen, now });
+  return { workflow: id, value: bound.value, parts: bound.parts };
 }
