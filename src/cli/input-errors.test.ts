@@ -165,6 +165,45 @@ describe('a memory given by its file', () => {
   });
 });
 
+// Walk 15, item 10: blank memories were stored.
+describe('a blank memory', () => {
+  const run = (...argv: string[]) => cli('walk15.db', [...AT, ...argv]);
+  const count = async () => JSON.parse((await run('status', '--json')).stdout).counts.memories as number;
+
+  it('refuses blank text, inline or in a file, and stores nothing', async () => {
+    for (const text of ['   ', '\u200b']) {
+      const r = await run('remember', '--title', 'Blank', text);
+      expect([text, r.code]).toEqual([text, 2]);
+      expect(r.stderr).toContain('invalid memory: text: must not be blank');
+    }
+    writeFileSync(join(dir, 'blank.md'), ' \n\u200b\t\n');
+    const file = await run('remember', '--title', 'Blank', '--path', 'blank.md');
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('blank.md is blank (nothing in it shows)');
+    expect(await count()).toBe(0);
+  });
+
+  it('rejects an empty turn of a --jsonl file by its line and remembers the others', async () => {
+    const file = join(dir, 'blank-turns.jsonl');
+    writeFileSync(
+      file,
+      [
+        { speaker: 'Cara', session: 's9', at: '2026-03-03T10:00:00Z', text: '' },
+        { speaker: 'Cara', session: 's9', at: '2026-03-04T10:00:00Z', text: 'I use Vim.' },
+        { title: 'Spaces', text: ' \u200b ' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const r = await run('remember', '--jsonl', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('line 1: invalid memory: text: must not be blank');
+    expect(r.stderr).toContain('line 3: invalid memory: text: must not be blank');
+    expect(r.stdout).toContain('remembered 1 memory, 2 line(s) rejected');
+    expect(await count()).toBe(1);
+  });
+});
+
 describe('a file read as UTF-8 text', () => {
   const run = (...argv: string[]) => cli('text.db', [...AT, ...argv]);
 

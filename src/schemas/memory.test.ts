@@ -29,3 +29,22 @@ describe('MemoryInputSchema category', () => {
     },
   );
 });
+
+// Walk 15, item 10: a blank text was stored and recalled as an empty line in the agent's context.
+describe('MemoryInputSchema text, title and speaker', () => {
+  it.each(['', '   ', '\u200b', '\t\n', '\u00a0\u2060'])('refuses the blank text %j, naming the field', (text) => {
+    const r = MemoryInputSchema.safeParse({ title: 't', text });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['text']);
+    expect(r.error?.issues[0]?.message).toContain('must not be blank');
+  });
+
+  it('refuses an empty turn and a title or speaker that shows nothing', () => {
+    const turn = { speaker: 'Cara', session: 's9', at: '2026-03-03T10:00:00Z' };
+    expect(MemoryInputSchema.safeParse({ ...turn, text: '' }).success).toBe(false);
+    expect(MemoryInputSchema.safeParse({ ...turn, speaker: '\u200b', text: 'hi' }).success).toBe(false);
+    expect(MemoryInputSchema.safeParse({ title: '\u200b', text: 'x' }).success).toBe(false);
+    expect(MemoryInputSchema.safeParse({ ...turn, text: 'I use Vim.' }).success).toBe(true);
+    expect(MemoryInputSchema.safeParse({ title: 'Zero', text: 'a\u200bb' }).success).toBe(true);
+  });
+});

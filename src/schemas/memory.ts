@@ -1,5 +1,6 @@
 /** @module schemas/memory — a memory as `credence remember` takes it. An unknown field is an error that names it. */
 import { z } from 'zod';
+import { isBlankText } from '../core/text/plain-text.js';
 import { parseIsoInstant } from '../core/time.js';
 import { MEMORY_CATEGORY_PATTERN, RESERVED_MEMORY_CATEGORIES } from '../core/types.js';
 import { shownValue } from './format.js';
@@ -46,9 +47,20 @@ export const MemoryInputSchema = z
       .optional(),
     category: MemoryCategorySchema.optional(),
     /** Absent on a conversation's turn: the speaker is its title. */
-    title: z.string().trim().min(1, 'must be a non-empty title').optional(),
-    /** Absent with a `path`: the text is read from that file, inside the project root. */
-    text: z.string().optional(),
+    title: z
+      .string()
+      .trim()
+      .min(1, 'must be a non-empty title')
+      .refine((t) => !isBlankText(t), { message: 'must be a non-empty title (it shows nothing)' })
+      .optional(),
+    /**
+     * Absent with a `path`: the text is read from that file, inside the project root. Never blank: spaces or only
+     * characters that show nothing (a zero-width space) would be recalled as an empty line.
+     */
+    text: z
+      .string()
+      .refine((t) => !isBlankText(t), { message: 'must not be blank (only spaces or characters that show nothing)' })
+      .optional(),
     tags: z.array(z.string().trim().min(1)).optional(),
     path: z.string().trim().min(1).optional(),
     /** Where it came from (a file, a URL, a conversation): kept in the memory's sources, each once. */
@@ -60,7 +72,12 @@ export const MemoryInputSchema = z
     /** The id of the memory this one replaces (marked superseded, kept and linked). */
     supersedes: z.string().trim().min(1).optional(),
     /** A conversation's turn (issue 23): who spoke, when, in which session, its place there (default: next). */
-    speaker: z.string().trim().min(1).optional(),
+    speaker: z
+      .string()
+      .trim()
+      .min(1)
+      .refine((t) => !isBlankText(t), { message: 'must not be blank' })
+      .optional(),
     at: When.optional(),
     session: z.string().trim().min(1).optional(),
     index: z.number().int().min(0).optional(),

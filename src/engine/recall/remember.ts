@@ -24,6 +24,7 @@ import {
 } from '../../core/recall/memory-life.js';
 import { scrubText } from '../../core/security/scrub.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
+import { isBlankText } from '../../core/text/plain-text.js';
 import type { MemoryLife } from '../../core/types.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../../platform/files.js';
 import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas/index.js';
@@ -116,6 +117,9 @@ function fileText(root: string, path: string): string {
   requireWithinLimit(`the text of ${path}`, text, 'memoryText');
   if (text.includes('\u0000'))
     throw new CredenceError('INVALID_INPUT', `${path} is not a text file (it holds NUL bytes): remember a text file`);
+  // As a text given inline: blank, it would be recalled as an empty line.
+  if (isBlankText(text))
+    throw new CredenceError('INVALID_INPUT', `${path} is blank (nothing in it shows): remember a file with text`);
   return text;
 }
 
