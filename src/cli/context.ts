@@ -85,18 +85,20 @@ export function requireSaneOptions(options: GlobalOptions): void {
 }
 
 /**
- * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`) is
- * refused, or undefined: more than a day after the machine's clock (aheadOfClock), as for --now. Stored, it would
- * keep what it taught at full confidence (no decay) until that time came.
+ * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`, a
+ * memory's `validFrom`, `validTo` or a turn's `at`) is refused, or undefined: more than a day after the machine's clock
+ * (aheadOfClock), as for --now. Stored, it would keep what it taught at full confidence (no decay) until that time
+ * came (`harm` says what it would do instead, for a memory).
  */
-export function aheadOfClockReason(value: string | number, clock: number): string | undefined {
+export function aheadOfClockReason(
+  value: string | number,
+  clock: number,
+  harm = 'a time ahead of the clock would keep what it taught from decaying until then',
+): string | undefined {
   const at = typeof value === 'number' ? value : parseIsoInstant(value);
   if (at === undefined || !aheadOfClock(at, clock)) return undefined;
   const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
-  return (
-    `${shown} is after this machine's clock (${new Date(clock).toISOString()}): a time ahead of the clock would ` +
-    'keep what it taught from decaying until then; give a time up to now'
-  );
+  return `${shown} is after this machine's clock (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
 }
 
 /** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db (not `:memory:`) does not exist. */

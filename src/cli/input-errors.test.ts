@@ -204,6 +204,48 @@ describe('a blank memory', () => {
   });
 });
 
+// Walk 15, item 11: turns dated years ahead and windows that end before they start were stored.
+describe('a memory dated ahead of the clock, a window that ends before it starts', () => {
+  const run = (...argv: string[]) => cli('walk15-times.db', [...AT, ...argv]);
+  const clock = /after this machine's clock \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/.source;
+  const count = async () => JSON.parse((await run('status', '--json')).stdout).counts.memories as number;
+
+  it('refuses --valid-from ahead of the clock, naming the flag', async () => {
+    expect((await run('remember', '--valid-from', '2026-03-01', '--title', 'Main store', 'We use MySQL.')).code).toBe(
+      0,
+    );
+    const r = await run('remember', '--valid-from', '2062-01-01', '--title', 'Main store', 'We use CockroachDB.');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`--valid-from: 2062-01-01 is ${clock}`));
+    expect(await count()).toBe(1);
+  });
+
+  it('rejects each bad line of a --jsonl file by its number and remembers the others', async () => {
+    const file = join(dir, 'walk15-times.jsonl');
+    writeFileSync(
+      file,
+      [
+        { speaker: 'Cara', session: 's9', at: '2062-01-01T00:00:00Z', text: 'A turn from the future.' },
+        { speaker: 'Cara', session: 's9', at: '2026-03-04T10:00:00Z', text: 'I use Vim.' },
+        { title: 'Queue', text: 'Jobs go through RabbitMQ.', validFrom: '2026-05-01', validTo: '2026-01-01' },
+        { title: 'Bus', text: 'Events go through Kafka.', validFrom: '2025-05-01', validTo: '2062-01-01' },
+        { title: 'Cache', text: 'We cache in Redis.', validFrom: '2025-02-01', validTo: '2025-09-01' },
+        { speaker: 'Cara', session: 's9', at: '2026-03-05T10:00:00Z', text: 'Bye.', validTo: '2026-03-01' },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    );
+    const r = await run('remember', '--jsonl', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`line 1: invalid memory: at: 2062-01-01T00:00:00Z is ${clock}`));
+    expect(r.stderr).toContain('line 3: invalid memory: validTo: "2026-01-01" is before validFrom "2026-05-01"');
+    expect(r.stderr).toMatch(new RegExp(`line 4: invalid memory: validTo: 2062-01-01 is ${clock}`));
+    expect(r.stderr).toContain('line 6: invalid memory: validTo: "2026-03-01" is before at "2026-03-05T10:00:00Z"');
+    expect(r.stdout).toContain('remembered 2 memories, 4 line(s) rejected');
+    expect(await count()).toBe(3);
+  });
+});
+
 describe('a file read as UTF-8 text', () => {
   const run = (...argv: string[]) => cli('text.db', [...AT, ...argv]);
 

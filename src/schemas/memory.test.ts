@@ -48,3 +48,30 @@ describe('MemoryInputSchema text, title and speaker', () => {
     expect(MemoryInputSchema.safeParse({ title: 'Zero', text: 'a\u200bb' }).success).toBe(true);
   });
 });
+
+// Walk 15, item 11: a validTo before its validFrom was stored as is, and recalled as current.
+describe('MemoryInputSchema validity window', () => {
+  it('refuses a validTo before when the memory became true, naming both', () => {
+    const r = MemoryInputSchema.safeParse({ title: 'Q', text: 'x', validFrom: '2026-05-01', validTo: '2026-01-01' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['validTo']);
+    expect(r.error?.issues[0]?.message).toBe(
+      '"2026-01-01" is before validFrom "2026-05-01": a memory stops being true after it became true ' +
+        '(give validTo after it, or leave it out)',
+    );
+    const turn = { speaker: 'Cara', session: 's9', at: '2026-03-05T10:00:00Z', text: 'x', validTo: '2026-03-01' };
+    expect(MemoryInputSchema.safeParse(turn).error?.issues[0]?.message).toContain(
+      'is before at "2026-03-05T10:00:00Z"',
+    );
+  });
+
+  it('accepts a window in order, an end alone, and an end equal to the start', () => {
+    for (const window of [
+      { validFrom: '2025-02-01', validTo: '2025-09-01' },
+      { validTo: '2025-09-01' },
+      { validFrom: Date.parse('2025-02-01'), validTo: '2025-02-01' },
+    ]) {
+      expect(MemoryInputSchema.safeParse({ title: 'Q', text: 'x', ...window }).success).toBe(true);
+    }
+  });
+});

@@ -97,7 +97,28 @@ export const MemoryInputSchema = z
   .refine((m) => m.speaker === undefined || m.session !== undefined, {
     message: 'a turn needs its session',
     path: ['session'],
+  })
+  .refine((m) => !endsBeforeStart(m), {
+    error: (issue) => {
+      const m = issue.input as Window;
+      const [name, from] = m.validFrom === undefined ? ['at', m.at] : ['validFrom', m.validFrom];
+      return (
+        `${shownValue(m.validTo)} is before ${name} ${shownValue(from)}: ` +
+        'a memory stops being true after it became true (give validTo after it, or leave it out)'
+      );
+    },
+    path: ['validTo'],
   });
+
+/** A memory's times as given: when it became true (`validFrom`, else a turn's `at`) and when it stopped. */
+type Window = { validFrom?: number | string; validTo?: number | string; at?: number | string };
+
+/** Whether a memory's window is inverted: its `validTo` before it became true (`validFrom`, else a turn's `at`). */
+function endsBeforeStart(m: Window): boolean {
+  const from = m.validFrom ?? m.at;
+  if (m.validTo === undefined || from === undefined) return false;
+  return whenMs(m.validTo) < whenMs(from);
+}
 
 export type MemoryInput = z.infer<typeof MemoryInputSchema>;
 
