@@ -28,6 +28,9 @@ export const ADVERSARIAL_UNITS: readonly string[] = [
   '://a:#',
   'name: DB_PASSWORD\n',
   'the password is 2.0.0-',
+  'the API key for a is ',
+  'secret and the key ',
+  'AKIAAAAAAAAAAAAAAAA2 and ',
 ];
 
 const timeOf = (text: string): number => {

@@ -2098,3 +2098,66 @@ describe('the name/value rule on long adversarial texts', () => {
     },
   );
 });
+
+describe('scrubText on keys told in prose and AWS secret keys beside what names them (walk 15, item 2)', () => {
+  const key = 'Zk82' + 'HfQa91LmPq0rTs7Vw';
+  const secret = fake.awsSecret1;
+  const C = '[REDACTED:credential]';
+  const S = '[REDACTED:aws-secret-key]';
+  const I = '[REDACTED:aws-access-key-id]';
+  it.each([
+    [`The API key is ${key}`, `The API key is ${C}`],
+    [`The access key for prod is ${key}`, `The access key for prod is ${C}`],
+    [`Use the API key ${key} for the staging Mapbox account.`, `Use the API key ${C} for the staging Mapbox account.`],
+    [`the api_key is ${key}.`, `the api_key is ${C}.`],
+    [`The signing keys are ${key}`, `The signing keys are ${C}`],
+    [`The AWS secret key is ${secret}`, `The AWS secret key is ${S}`],
+    [`AWS key ${fake.akia} and secret ${secret} here.`, `AWS key ${I} and secret ${S} here.`],
+    [`secret access key: ${secret}`, `secret access key: ${S}`],
+    [`${fake.akia} ${secret}`, `${I} ${S}`],
+    [`credentials: "${secret}"`, `credentials: "${S}"`],
+  ])('redacts the key in %j', (text, scrubbed) => {
+    const out = scrubText(text).text;
+    expect(out).toBe(scrubbed);
+    expect(scrubText(out).text).toBe(out);
+  });
+
+  it.each([
+    'the key is to keep it simple',
+    'the primary key is user_id',
+    'the primary key is id2 and the sort key is created_at2',
+    'The key is 42 characters long',
+    'the shortcut key is F12',
+    'the API key is required for all requests',
+    'the API key is stored in the vault under kv/mapbox',
+    'rotate the API key every 90 days',
+    'the secret key is the one in 1Password',
+    'send the API key header X-Api-Key',
+    'add the private key id_ed25519 to the agent',
+    'the private key is id_ed25519',
+    'the API key is sha256-hashed',
+    'Use the API key rotation script rotate_keys_2024.sh',
+    'the key commit is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
+    'The secret to good tests is that they fail for one reason.',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+
+  it('takes no 40-character run beside a marker for a word that names it', () => {
+    // Markers hold `key` and `credential`: they name nothing, so scrubbing again changes nothing.
+    for (const text of [`[REDACTED:openai-key] ${secret}`, `[REDACTED:credential] ${secret}`]) {
+      expect(scrubText(text).text).toBe(text);
+    }
+  });
+
+  it.each(['secret key is ', 'API key ', 'key a b c ', `${fake.akia} and `, 'secret: '])(
+    'reads 300 KB of %j a bounded number of times per character',
+    (unit) => {
+      const text = unit.repeat(Math.ceil(300_000 / unit.length));
+      const before = scrubWork();
+      const once = scrubText(text).text;
+      expect(scrubWork() - before).toBeLessThan(512 * text.length);
+      expect(scrubText(once).text).toBe(once);
+    },
+  );
+});

@@ -658,24 +658,34 @@ function shortPasswordLength(value: string, quoted: boolean): number {
 }
 
 /**
+ * A key that names a secret in prose: `API key`, `access key`, `secret key`, `secret access key`, `signing key`, …
+ * (also `api_key`, `apikey`); a key with no such word before it (`the key is to …`, `the primary key is user_id`,
+ * `the sort key`) is no credential.
+ */
+const PROSE_KEY =
+  String.raw`(?:(?:api|access|secret(?:[ \t_-]?access)?|private|signing|encryption|master|client|license|auth|` +
+  String.raw`account|service|admin|subscription|webhook|shared)[ \t_-]?key)`;
+
+/**
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
- * was changed to …`; `is:` too), or, for a password word, right after it (`with password hunter2x`, `pw Xy7kq9zz`).
- * `key: v` and `key=v` are the assignment rule's. The value is quoted (group 4, its quote in group 3, behind the
- * backslashes of group 2 in JSON text, `\"…\"` at any depth; “…” in group 5) or a word (group 6). Bounded repeats
- * only, but for the backslashes, which end at the first other character: each start reads its own run, so linear.
+ * was changed to …`, `the API key is …`; `is:` too), or, for a password word or a named key, right after it
+ * (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`). `key: v` and `key=v` are the assignment rule's.
+ * The value is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
+ * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
+ * other character: each start reads its own run, so linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
-  String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token)s?` +
+  String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
     String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
     String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
-    String.raw`:?|(?:password|passwd|passphrase|pwd|pw))[ \t]+)` +
+    String.raw`:?|(?:password|passwd|passphrase|pwd|pw|${PROSE_KEY}))[ \t]+)` +
     String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
     String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
   'gi',
 );
 /**
- * Words with digits that name no secret: algorithms and hashes, encodings, architectures, numeronyms (i18n, k8s),
- * versions, ordinals; and a word joined by `-` to a plain word (`base64-encoded`, `k8s-managed`, `i18n-ready`).
+ * Words with digits that name no secret: algorithms and hashes, encodings, architectures, ssh key files (id_ed25519),
+ * numeronyms (i18n, k8s), versions, ordinals; and a word joined by `-` to a plain word (`base64-encoded`, `k8s-ready`).
  */
 /** An environment variable's name (`DB_PASSWORD`): capitals, digits and `_`. */
 const ENV_KEY = /^[A-Z][A-Z0-9_]*$/;
@@ -686,7 +696,8 @@ const VERSION_TAIL = /^v?\d+(?:\.\d+)+[-+](\S+)$/i;
 const NOT_A_CREDENTIAL = new RegExp(
   String.raw`^(?:sha-?\d*|md\d|(?:bcrypt|scrypt|pbkdf|argon|blake|crc|murmur|xxhash|xxh)\d*(?:id|i|d|b|s)?\d*` +
     String.raw`|utf-?\d+(?:mb\d)?|ucs-?\d+|latin-?\d+|iso-?8859(?:-?\d+)?|cp\d{3,4}|base\d+(?:url)?|aes-?\d+|rsa-?\d+` +
-    String.raw`|ed25519|x25519|p-?\d{3}|x86(?:[_-]64)?|x64|amd64|arm64(?:e|ec)?|aarch64|armv\d+\w*|i[3-6]86` +
+    String.raw`|ed25519|x25519|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|p-?\d{3}|x86(?:[_-]64)?|x64|amd64|arm64(?:e|ec)?` +
+    String.raw`|aarch64|armv\d+\w*|i[3-6]86` +
     String.raw`|ppc64(?:le)?|s390x|riscv\d+|wasm\d+|[a-z]\d{1,2}[a-z]{1,2}` +
     String.raw`|v?\d+(?:[.x]\d+)+(?:[-+][0-9a-z]+(?:\.[0-9a-z]+)*)?|\d+(?:st|nd|rd|th|s))$` +
     String.raw`|^[\w.]+(?:-[a-z]+)*-(?:[a-z]+ed|ready|safe|based|aware|only|native|compatible|friendly|style|like` +
@@ -695,6 +706,10 @@ const NOT_A_CREDENTIAL = new RegExp(
 );
 const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
 const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now):?[ \t]+$/i;
+/** A frame that ends with a named key and no verb (`use the API key `). */
+const PROSE_KEY_FRAME = /key[ \t]+$/i;
+/** Shortest word taken as the key right after a named key with no verb. */
+const PROSE_KEY_MIN_LENGTH = 16;
 /** A run of capitals and digits long enough to be a key (`api token is ABCDEFGHIJKLMNOP`), not an acronym. */
 const CAPITALS_KEY = /^[A-Z0-9]{12,}$/;
 
@@ -712,6 +727,9 @@ function proseCredentialLength(raw: string, frame: string): number {
   if (tail !== undefined && tail.length >= 8 && HAS_UPPER.test(tail) && HAS_LOWER.test(tail) && HAS_DIGIT.test(tail))
     return isPlaceholder(v) ? 0 : v.length;
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
+  // A word right after a named key, with no verb (`use the API key Zk82… for staging`), is the key only when it is as
+  // long as one: `the API key header`, `the private key id_ed25519` stay.
+  if (PROSE_KEY_FRAME.test(frame) && v.length < PROSE_KEY_MIN_LENGTH) return 0;
   const made =
     (HAS_LETTER.test(v) && HAS_DIGIT.test(v)) ||
     /^\d+$/.test(v) ||
@@ -821,6 +839,33 @@ const yamlBlockCredential: Rule = {
   },
 };
 
+/**
+ * What names an AWS secret access key beside it, then the key: an access key id (`AKIA…`, `ASIA…`) or a word (`secret`,
+ * `key`, `credentials`; not inside a marker, `[REDACTED:aws-secret-key]`, nor glued to a word), then at most three
+ * of the small words that join them (`and secret`, `access key is`), a `:`, `=`, `=>` or `,`, and an optional quote.
+ * Bounded repeats, and a fixed list of words: any word there would be tried at every length after every `key` of a
+ * text (a third slower scrub on prose full of keys).
+ */
+const AWS_SECRET_GLUE = 'and|is|was|are|the|its|my|our|with|aws|access|secret|key|id|for|of|to|set|prod|here';
+const AWS_SECRET_BESIDE = new RegExp(
+  String.raw`((?:(?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])|` +
+    String.raw`(?<![\w:-])(?:secret|keys?|credentials?)(?![\w\]-]))` +
+    String.raw`(?:[ \t]{1,4}(?:${AWS_SECRET_GLUE})(?![A-Za-z])){0,3}[ \t]{0,4}(?:=>|[:=,])?[ \t]{0,4}["']?)` +
+    String.raw`(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+  'gi',
+);
+const AWS_KEY_ID_FRAME = /^(?:akia|asia)/i;
+const AWS_KEY_ID = /^(?:AKIA|ASIA)[A-Z0-9]{16}/;
+
+/**
+ * Whether 40 characters beside an id or a word that names a secret are an AWS secret access key: generated (capitals,
+ * small letters and digits all in it), not a path, and the id, if that is what names it, written in capitals.
+ */
+function isAwsSecretBeside(secret: string, frame: string): boolean {
+  if (AWS_KEY_ID_FRAME.test(frame) && !AWS_KEY_ID.test(frame)) return false;
+  return !secret.startsWith('/') && HAS_UPPER.test(secret) && HAS_LOWER.test(secret) && HAS_DIGIT.test(secret);
+}
+
 const RULES: readonly Rule[] = Object.freeze([
   whole(
     'private-key',
@@ -868,6 +913,11 @@ const RULES: readonly Rule[] = Object.freeze([
     'aws-secret-key',
     /((?<![A-Za-z0-9\]])(?:AKIA|ASIA)[A-Z0-9]{16}[ \t]*,[ \t]*)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
   ),
+  // An AWS secret access key in prose, by its shape (40 characters of base64 with capitals, small letters and digits)
+  // next to what names it: an access key id or the word secret, key or credentials, with at most three small words
+  // (and, is, access, …) or a `:`, `=` or `,` between (`AKIA… and secret wJalr…`, `secret access key: wJalr…`).
+  // A git SHA (hex) stays.
+  framed('aws-secret-key', AWS_SECRET_BESIDE, (s, frame) => (isAwsSecretBeside(s, frame) ? s.length : 0)),
   // docker's config.json: `"auth": "<base64 of user:password>"`, `"identitytoken": "…"`.
   framed('credential', /("(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*")([A-Za-z0-9+/=._-]{8,})(?=")/gi),
   // `docker login -p <password>` (a few words of options may stand between).
