@@ -66,6 +66,36 @@ describe('remember: duplicates merge (issue 23)', () => {
   });
 });
 
+describe('remember: a fact said again keeps when it became true (walk 15, item 3)', () => {
+  const iso = (t: number) => new Date(t).toISOString();
+  it('MySQL said again later, or with a later validFrom: dated April 1st, true as of April 2nd and 10th', async () => {
+    const { credence, clock, store } = await engine();
+    const store1 = { title: 'Main store', category: 'decision' };
+    await credence.remember([{ ...store1, text: 'We use Postgres for the main store.' }]);
+    clock.now += 31 * DAY;
+    const moved = APRIL + 31 * DAY;
+    const [my] = (await credence.remember([{ ...store1, text: 'We moved the main store to MySQL.' }])).ids;
+    clock.now += 5 * DAY;
+    expect((await credence.remember([{ ...store1, text: 'We moved the main store to MySQL.' }])).ids).toEqual([my]);
+    clock.now += DAY;
+    // Written alike (another title, case, no period): merged by the search, not by its id.
+    expect((await credence.remember([{ title: 'DB', text: 'we moved the main store to mysql' }])).ids).toEqual([my]);
+    clock.now += 20 * DAY;
+    const later = '2026-05-20T00:00:00.000Z';
+    await credence.remember([{ ...store1, text: 'We moved the main store to MySQL.', validFrom: later }]);
+    const row = await store.getMemory('life', my as string);
+    expect(row?.life).toMatchObject({ seen: 4, lastSeen: Date.parse(later) });
+    const [when] = await credence.recall('when did we move the main store to MySQL?', { track: false });
+    expect([when?.id, when?.times.at]).toEqual([my, iso(moved)]);
+    for (const day of [1, 9]) {
+      const asOf = moved + day * DAY;
+      const then = await credence.recall('which database is the main store?', { track: false, asOf });
+      expect(then.map((r) => r.id)).toEqual([my]);
+    }
+    await credence.close();
+  });
+});
+
 describe('remember: supersession and conflicts (issue 23)', () => {
   it('Postgres then MySQL: MySQL first, Postgres superseded with why; as of April, Postgres', async () => {
     const { credence, clock } = await engine();

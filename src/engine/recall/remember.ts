@@ -98,6 +98,9 @@ const subjectOf = (m: MemoryRecord): LifeSubject => ({
   ...(m.life?.turn === undefined ? {} : { speaker: m.life.turn.speaker }),
   at: m.life?.validFrom ?? m.createdAt,
 });
+/** When a memory said again was last seen: the repeat's time (its validFrom, else now), never earlier than before. */
+const seenAgain = (existing: MemoryRecord, repeat: MemoryRecord, now: number): number =>
+  Math.max(existing.life?.lastSeen ?? 0, repeat.life?.validFrom ?? now);
 const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined => {
   const all = [...new Set([...(a ?? []), ...(b ?? [])])];
   return all.length === 0 ? undefined : all;
@@ -449,15 +452,17 @@ async function rememberOne(
   const existing = await writes.get(record.id);
   if (existing !== undefined) {
     // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
+    // Said again, it keeps when it became true (its first validFrom, its writing) and counts the repeat as last seen.
     const again = existing.title === record.title && existing.text === record.text;
     const life: MemoryLife = {
       ...existing.life,
-      ...(record.life?.validFrom === undefined ? {} : { validFrom: record.life.validFrom }),
+      ...(record.life?.validFrom === undefined || again ? {} : { validFrom: record.life.validFrom }),
       ...(record.life?.turn === undefined ? {} : { turn: record.life.turn }),
       sources: union(existing.life?.sources, record.life?.sources),
-      ...(again ? { seen: (existing.life?.seen ?? 1) + 1, lastSeen: ctx.now } : {}),
+      ...(again ? { seen: (existing.life?.seen ?? 1) + 1, lastSeen: seenAgain(existing, record, ctx.now) } : {}),
     };
-    await write([withLife({ ...record, createdAt: existing.createdAt }, life)]);
+    const written = again ? { updatedAt: existing.updatedAt } : {};
+    await write([withLife({ ...record, createdAt: existing.createdAt, ...written }, life)]);
     report.ids.push(record.id);
     report.updated += 1;
     if (again) report.merged += 1;
@@ -520,14 +525,15 @@ async function rememberOne(
       const life: MemoryLife = {
         ...candidate.life,
         seen: (candidate.life?.seen ?? 1) + 1,
-        lastSeen: mine.life?.validFrom ?? ctx.now,
+        lastSeen: seenAgain(candidate, mine, ctx.now),
         // Where the repeat came from: its source, or its file when the existing memory has another.
         sources: union(
           candidate.life?.sources,
           union(mine.life?.sources, mine.path !== undefined && mine.path !== candidate.path ? [mine.path] : []),
         ),
       };
-      changed.set(candidate.id, withLife({ ...candidate, updatedAt: ctx.now }, life));
+      // Its text is not written again: its date (when it became true) stays.
+      changed.set(candidate.id, withLife(candidate, life));
       await write([...changed.values()]);
       report.ids.push(candidate.id);
       report.updated += 1;
