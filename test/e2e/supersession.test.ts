@@ -144,3 +144,60 @@ describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
     expect(all).toHaveLength(2);
   });
 });
+
+describe('a memory whose validity window ended, asked about now (walk 15, item 1)', () => {
+  const ended = join(dir, 'ended.db');
+  const run = (args: string[], input?: string) => {
+    const r = spawnSync(process.execPath, [bin, ...args], {
+      cwd: project,
+      env: { ...env('2026-06-01T00:00:00Z'), CREDENCE_DB: ended },
+      encoding: 'utf8',
+      ...(input === undefined ? {} : { input }),
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const question = 'what queue do jobs go through?';
+
+  it('is left out of the context block, the prompt hook and the MCP context; --all marks it ended', async () => {
+    const notes = join(dir, 'ended.jsonl');
+    writeFileSync(
+      notes,
+      `${JSON.stringify({
+        title: 'Queue',
+        text: 'Jobs go through RabbitMQ.',
+        validFrom: '2025-02-01',
+        validTo: '2025-09-01',
+      })}\n`,
+    );
+    expect(run(['remember', '--jsonl', notes]).code).toBe(0);
+    expect(run(['recall', question]).stdout).not.toContain('RabbitMQ');
+    expect(run(['recall', question, '--all']).stdout).toContain(
+      '- [NOTE] Queue, 2025-02-01 (ended 2025-09-01): Jobs go through RabbitMQ. [confidence:low]',
+    );
+    const [json] = JSON.parse(run(['recall', question, '--json']).stdout);
+    expect([json.status, json.parts.window]).toEqual(['superseded', 'ended']);
+    const hook = run(
+      ['hook', 'claude-code'],
+      JSON.stringify({
+        session_id: 's-2',
+        transcript_path: join(dir, 't2.jsonl'),
+        cwd: project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: question,
+      }),
+    );
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(hook.stdout).not.toContain('RabbitMQ');
+    const { client, close } = await stdioClient(['serve', '--stdio'], {
+      cwd: project,
+      env: { ...env('2026-06-01T00:00:00Z'), CREDENCE_DB: ended },
+    });
+    try {
+      const out = structured(await client.callTool({ name: 'recall', arguments: { query: question } }));
+      expect(out.context).not.toContain('RabbitMQ');
+      expect(out.results.map((x: { status: string }) => x.status)).toEqual(['superseded']);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -442,13 +442,24 @@ describe('decideLife on turns: the same speaker, the same slot or the value left
 describe('what recall makes of a life', () => {
   const life = { status: 'superseded' as const, validTo: 100 };
   it('a superseded memory is halved and low now, current as of a date before its end', () => {
-    expect(lifeStatus(life)).toEqual({ status: 'superseded', factor: 0.5 });
-    expect(lifeStatus(life, 50)).toEqual({ status: 'current', factor: 1 });
-    expect(lifeStatus(undefined)).toEqual({ status: 'current', factor: 1 });
+    expect(lifeStatus(life, { now: 200 })).toEqual({ status: 'superseded', factor: 0.5 });
+    expect(lifeStatus(life, { asOf: 50 })).toEqual({ status: 'current', factor: 1 });
+    expect(lifeStatus(undefined, { now: 200 })).toEqual({ status: 'current', factor: 1 });
     expect(labelForStatus('high', 'superseded')).toBe('low');
     expect(labelForStatus('high', 'conflict')).toBe('medium');
     expect(labelForStatus('medium', 'conflict')).toBe('low');
     expect(labelForStatus('high', 'current')).toBe('high');
+  });
+
+  it('asked about now, a window that does not hold now: ended, or not yet true; as of a date, the dates filter', () => {
+    const window = { validFrom: 100, validTo: 200 };
+    expect(lifeStatus(window, { now: 150 })).toEqual({ status: 'current', factor: 1 });
+    expect(lifeStatus(window, { now: 200 })).toEqual({ status: 'superseded', factor: 0.5, window: 'ended' });
+    expect(lifeStatus(window, { now: 50 })).toEqual({ status: 'superseded', factor: 0.5, window: 'notYet' });
+    expect(lifeStatus({ status: 'conflict', validTo: 200 }, { now: 300 })).toMatchObject({ status: 'superseded' });
+    expect(lifeStatus(window, { asOf: 50 })).toEqual({ status: 'current', factor: 1 });
+    // Replaced by a change still ahead (a planned move): current until then.
+    expect(lifeStatus({ status: 'superseded', validTo: 200, supersededBy: 'm2' }, { now: 150 }).status).toBe('current');
   });
 
   it('valid from its start until its end', () => {

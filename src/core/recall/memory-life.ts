@@ -741,20 +741,30 @@ export function validAt(life: MemoryLife | undefined, from: number, asOf: number
 }
 
 /**
- * How recall counts a memory's life: its status (as of `asOf`: a memory superseded later was current then), the
- * factor on its score (`supersededFactor` when superseded, else 1).
+ * Why a memory that nothing superseded is not true at the time recall asks about: its `validTo` has passed
+ * (`ended`), or its `validFrom` is still ahead (`notYet`, a planned change).
+ */
+export type LifeWindow = 'ended' | 'notYet';
+
+const current = { status: 'current' as const, factor: 1 };
+
+/**
+ * How recall counts a memory's life: its status, the factor on its score (`supersededFactor` when superseded, else
+ * 1). As of a date (`asOf`), a memory superseded after it was current then (the dates asked filter the rest). Asked
+ * about now, a question is answered as of now: a memory superseded by a change still ahead is current until then, and
+ * one whose validity window does not hold `now` counts as superseded, `window` saying why.
  */
 export function lifeStatus(
   life: MemoryLife | undefined,
-  asOf?: number,
-): { status: 'current' | 'superseded' | 'conflict'; factor: number } {
-  const status =
-    life?.status === undefined
-      ? 'current'
-      : life.status === 'superseded' && asOf !== undefined && life.validTo !== undefined && life.validTo > asOf
-        ? 'current'
-        : life.status;
-  return { status, factor: status === 'superseded' ? MEMORY_LIFE_LIMITS.supersededFactor : 1 };
+  when: { asOf: number } | { now: number },
+): { status: 'current' | 'superseded' | 'conflict'; factor: number; window?: LifeWindow } {
+  const superseded = { status: 'superseded' as const, factor: MEMORY_LIFE_LIMITS.supersededFactor };
+  const at = 'asOf' in when ? when.asOf : when.now;
+  const ended = life?.validTo !== undefined && life.validTo <= at;
+  if (life?.status === 'superseded') return ended || life.validTo === undefined ? superseded : { ...current };
+  if ('now' in when && life?.validFrom !== undefined && life.validFrom > at) return { ...superseded, window: 'notYet' };
+  if ('now' in when && ended) return { ...superseded, window: 'ended' };
+  return life?.status === 'conflict' ? { status: 'conflict', factor: 1 } : { ...current };
 }
 
 /** A label as a memory's status leaves it: a superseded memory is `low`, a conflict one step lower. */
@@ -784,21 +794,22 @@ interface ContextResult {
   category: string;
   title: string;
   snippet: string;
-  times: { at: string; validTo?: string };
+  times: { at: string; validFrom?: string; validTo?: string };
   turn?: { speaker: string };
   tags: readonly string[];
   label: ConfidenceLabel;
   path: string | null;
   status: 'current' | 'superseded' | 'conflict';
   life?: { supersededBy?: string; conflictsWith?: readonly string[] };
-  parts?: { newerTurn?: { id: string } };
+  parts?: { newerTurn?: { id: string }; window?: LifeWindow };
 }
 
 /**
  * Why a superseded or conflicting result may no longer hold, in a few words: what replaced it (its title when it
  * is among the results, not a turn, and titled otherwise than this one; else its id) and since when, or what it
  * disagrees with: by id, and its title when it is among the results, so that two conflicting memories of one title
- * name each other apart (`in conflict with mem-…: Deploy target`).
+ * name each other apart (`in conflict with mem-…: Deploy target`); one whose validity window does not hold the time
+ * asked about, when it ended (`ended 2025-09-01`) or from when it holds (`not yet true: from 2027-03-01`).
  */
 function statusNote(r: ContextResult, results: readonly ContextResult[]): string | undefined {
   const memory = (id: string) => results.find((o) => o.id === id && o.turn === undefined);
@@ -810,6 +821,9 @@ function statusNote(r: ContextResult, results: readonly ContextResult[]): string
     const other = memory(id);
     return other === undefined ? id : `${id}: ${other.title}`;
   };
+  if (r.status === 'superseded' && r.parts?.window === 'notYet')
+    return `not yet true: from ${(r.times.validFrom ?? r.times.at).slice(0, 10)}`;
+  if (r.status === 'superseded' && r.parts?.window === 'ended') return `ended ${r.times.validTo?.slice(0, 10)}`;
   if (r.status === 'superseded') {
     const by = r.life?.supersededBy;
     const when = r.times.validTo?.slice(0, 10);

@@ -16,6 +16,7 @@ import {
   isStopWord,
   labelForStatus,
   lifeStatus,
+  type LifeWindow,
   MEMORY_LIFE_LIMITS,
   slotQuestionWords,
   slotsOf,
@@ -201,6 +202,11 @@ export interface RecallResult {
     recencyBasis?: string;
     /** 0.5 for a superseded memory (core/recall/memory-life), else 1. */
     lifeFactor: number;
+    /**
+     * Why a memory nothing superseded counts as superseded: its `validTo` passed (`ended`) or its `validFrom` is
+     * still ahead (`notYet`) of the time asked about (the as-of date, else now).
+     */
+    window?: LifeWindow;
     /** A turn by another speaker than the one the question names: `otherSpeakerFactor`, else 1. */
     speakerFactor: number;
     /**
@@ -452,6 +458,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       named.add(speaker);
   }
   const asOf = request.asOf ?? askedLife.asOf;
+  // A question about the past keeps what no longer holds as its answer (not a fact still ahead).
+  const keptPast = (life: { status: string; window?: string }) =>
+    askedLife.keepSuperseded && life.status === 'superseded' && life.window !== 'notYet';
   // The named speakers' turns found by the name alone are scored against the best BM25 hit of what the question asks
   // about, not against another speaker's turn ("Where does Raj work?": Lena's "I work at Acme" is about Lena).
   const othersTurn = (k2: string) => {
@@ -493,8 +502,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       item.confidence === undefined ? 1 : 1 - RECALL_DEFAULTS.confidenceWeight * (1 - item.confidence);
     const ageDays = Math.max(0, (ctx.now - item.at) / 86_400_000);
     const { factor: recencyFactor, basis: recencyBasis } = questionRecency(item.at, ctx.now, asked, curve);
-    const stated = lifeStatus(item.life, asOf);
-    const life = askedLife.keepSuperseded && stated.status === 'superseded' ? { ...stated, factor: 1 } : stated;
+    // As of the date asked, else now: a memory whose window ended or is still ahead is not what holds now (walk 15).
+    const stated = lifeStatus(item.life, asOf === undefined ? { now: ctx.now } : { asOf });
+    const life = keptPast(stated) ? { ...stated, factor: 1 } : stated;
     const speaker = item.life?.turn?.speaker;
     const speakerFactor =
       named.size === 0 || speaker === undefined || named.has(speaker) ? 1 : RECALL_DEFAULTS.otherSpeakerFactor;
@@ -674,7 +684,9 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   // What replaced a superseded candidate, scored with its match when that is more (issue 23): a question about what
   // holds now finds the old value's words and asks for the new one.
   if (!askedLife.keepSuperseded)
-    for (const [from, by] of await settled(await replacements(ctx, index, [...pool.values()], asOf))) {
+    for (const [from, by] of await settled(
+      await replacements(ctx, index, [...pool.values()], asOf === undefined ? { now: ctx.now } : { asOf }),
+    )) {
       const was = pool.get(from) as ReturnType<typeof score>;
       const next = score(by, { id: was.item.id, fused: was.fused, how: 'replaces' });
       const mine = pool.get(by.key);
@@ -838,10 +850,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
       ...lifeOf(life, olderOf),
       ...(turn === undefined ? {} : { turn: { ...turn, neighbours: neighbours.get(s.item.id) ?? [] } }),
       score: s.score,
-      label: labelForStatus(
-        label.label,
-        askedLife.keepSuperseded && s.life.status === 'superseded' ? 'current' : s.life.status,
-      ),
+      label: labelForStatus(label.label, keptPast(s.life) ? 'current' : s.life.status),
       parts: {
         bm25: s.raw ?? null,
         bm25Relative: s.bm25Relative,
@@ -855,6 +864,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         recencyFactor: s.recencyFactor,
         ...(s.recencyBasis === undefined ? {} : { recencyBasis: s.recencyBasis }),
         lifeFactor: s.life.factor,
+        ...(s.life.window === undefined ? {} : { window: s.life.window }),
         speakerFactor: s.speakerFactor,
         ...(reported.has(s.item.key) ? { reportedAbout: reportedParts(reported.get(s.item.key) as ReportedTurn) } : {}),
         ...(s.via === undefined ? {} : { via: s.via }),
@@ -878,7 +888,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
 interface RankedTurn {
   item: Recallable;
   score: number;
-  life: { status: 'current' | 'superseded' | 'conflict'; factor: number };
+  life: { status: 'current' | 'superseded' | 'conflict'; factor: number; window?: LifeWindow };
 }
 
 /**
@@ -1190,14 +1200,15 @@ async function predecessors(
 }
 
 /**
- * For each superseded candidate (as of `asOf`), the memory that replaced it at the end of its links of supersession
- * (at most `supersededHops`; one true at `asOf` when given), read from the index or by id.
+ * For each superseded candidate (as of the date asked about, else now), the memory that replaced it at the end of
+ * its links of supersession (at most `supersededHops`; one true at the date asked about), read from the index or by
+ * id.
  */
 async function replacements(
   ctx: RecallContext,
   index: RecallIndex | undefined,
   pool: readonly { item: Recallable; life: { status: string } }[],
-  asOf: number | undefined,
+  when: { asOf: number } | { now: number },
 ): Promise<Map<string, Recallable>> {
   const out = new Map<string, Recallable>();
   let at = new Map<string, Recallable>();
@@ -1212,9 +1223,9 @@ async function replacements(
     const next = new Map<string, Recallable>();
     for (const [from, item] of at) {
       const by = read.get(item.life?.supersededBy as string);
-      if (by === undefined || (asOf !== undefined && !validAt(by.life, by.from ?? by.at, asOf))) continue;
+      if (by === undefined || ('asOf' in when && !validAt(by.life, by.from ?? by.at, when.asOf))) continue;
       out.set(from, by);
-      if (lifeStatus(by.life, asOf).status === 'superseded' && by.life?.supersededBy !== undefined) next.set(from, by);
+      if (lifeStatus(by.life, when).status === 'superseded' && by.life?.supersededBy !== undefined) next.set(from, by);
     }
     at = next;
   }
@@ -1246,7 +1257,7 @@ async function latestWords(
       (i) =>
         named.has(i.life?.turn?.speaker as string) &&
         (i.life?.supersedes?.length ?? 0) > 0 &&
-        lifeStatus(i.life, undefined).status === 'current',
+        lifeStatus(i.life, { now: ctx.now }).status === 'current',
     );
   // None naming the slot asked: a change may name no slot ("took the Acme offer"), those naming none are read.
   const asked = heads.filter((i) => inSlot(i.text));

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
 import { restoreDump, writeDump } from '../../store/dump.js';
+import { chooseContext } from '../../core/recall/agent-context.js';
+import type { RecallResult } from './recall.js';
 
 const DAY = 86_400_000;
 const APRIL = Date.parse('2026-04-01T00:00:00Z');
@@ -62,6 +64,61 @@ describe('remember: duplicates merge (issue 23)', () => {
     const { credence, store } = await engine();
     await credence.remember(['a', 'b'].map((x) => ({ id: `own-${x}`, title: 'Redis', text: 'We cache with redis.' })));
     expect((await store.listMemories('life')).map((m) => m.id)).toEqual(['own-a', 'own-b']);
+    await credence.close();
+  });
+});
+
+describe('recall of a question about now answers as of now (walk 15, item 1)', () => {
+  it('a memory whose validTo passed is not current: superseded (ended), low, out of the context', async () => {
+    const { credence } = await engine();
+    const [queue] = (
+      await credence.remember([
+        { title: 'Queue', text: 'Jobs go through RabbitMQ.', validFrom: '2025-02-01', validTo: '2025-09-01' },
+      ])
+    ).ids;
+    const [hit] = await credence.recall('what queue do jobs go through?', { track: false });
+    expect([hit?.id, hit?.status, hit?.label, hit?.parts.window, hit?.parts.lifeFactor]).toEqual([
+      queue,
+      'superseded',
+      'low',
+      'ended',
+      0.5,
+    ]);
+    const asked = 'what queue do jobs go through?';
+    expect(chooseContext([hit as RecallResult], asked, APRIL)).toEqual([]);
+    expect(chooseContext([hit as RecallResult], asked, APRIL, { all: true })[0]?.line.note).toBe('ended 2025-09-01');
+    // A question about before keeps it as its answer, with its own label.
+    const [was] = await credence.recall('what queue did jobs go through before?', { track: false });
+    expect([was?.id, was?.status, was?.parts.lifeFactor]).toEqual([queue, 'superseded', 1]);
+    await credence.close();
+  });
+
+  it('a change planned ahead (validFrom after now) does not hide what holds today, as of now alike', async () => {
+    const { credence, clock } = await engine();
+    const main = { title: 'Main store', category: 'decision' };
+    await credence.remember([{ ...main, text: 'We use Postgres for the main store.' }]);
+    clock.now += 31 * DAY;
+    const [my] = (await credence.remember([{ ...main, text: 'We moved the main store to MySQL.' }])).ids;
+    clock.now += 30 * DAY;
+    const planned = await credence.remember([
+      {
+        ...main,
+        text: 'We will have moved the main store to CockroachDB, replacing MySQL.',
+        validFrom: '2027-03-01',
+      },
+    ]);
+    expect(planned.superseded.map((s) => s.id)).toEqual([my]);
+    const asked = 'which database is the main store?';
+    const now = await credence.recall(asked, { track: false });
+    const current = (results: readonly RecallResult[]) =>
+      results.filter((r) => r.status !== 'superseded').map((r) => r.id);
+    expect(current(now)).toEqual([my]);
+    expect(current(now)).toEqual(current(await credence.recall(asked, { track: false, asOf: clock.now })));
+    const ahead = now.find((r) => r.id === planned.ids[0]);
+    expect([ahead?.label, ahead?.parts.window]).toEqual(['low', 'notYet']);
+    const all = chooseContext(now, asked, clock.now, { all: true });
+    expect(all.find((c) => c.result.id === planned.ids[0])?.line.note).toBe('not yet true: from 2027-03-01');
+    expect(chooseContext(now, asked, clock.now).map((c) => c.result.id)).toEqual([my]);
     await credence.close();
   });
 });
