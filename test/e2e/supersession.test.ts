@@ -129,19 +129,19 @@ describe('Postgres, then MySQL a month later (issue 23, Done when)', () => {
     }
   });
 
-  it('remembering the Postgres note again merges into it: no second row', () => {
-    const again = credence([
-      'remember',
-      '--title',
-      'Postgres for the main store',
-      'We use Postgres for the main store',
+  it('remembering the Postgres note again after MySQL makes it the newest word: current, MySQL superseded', () => {
+    const again = credence(
+      ['remember', '--title', 'Postgres for the main store', 'We use Postgres for the main store', '--json'],
+      '2026-05-10T09:00:00Z',
+    );
+    const report = JSON.parse(again.stdout);
+    expect(report.ids).not.toEqual([postgresId]);
+    expect(report.superseded).toEqual([
+      { id: mysqlId, by: report.ids[0], why: expect.stringContaining(`says again what ${postgresId} said`) },
     ]);
-    expect(again.stdout).toContain(`merged into ${postgresId}`);
-    const all = JSON.parse(credence(['recall', 'postgres main store', '--json', '--limit', '10']).stdout) as {
-      id: string;
-    }[];
-    expect(all.filter((x) => x.id === postgresId)).toHaveLength(1);
-    expect(all).toHaveLength(2);
+    const context = credence(['recall', 'which database is the main store on'], '2026-05-11T09:00:00Z').stdout;
+    expect(context).toContain('Postgres for the main store, 2026-05-10');
+    expect(context).not.toContain('MySQL');
   });
 });
 

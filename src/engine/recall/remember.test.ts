@@ -68,6 +68,41 @@ describe('remember: duplicates merge (issue 23)', () => {
   });
 });
 
+describe('remember: an old fact said again after its replacement is the newest word (walk 15, item 7)', () => {
+  it('Postgres, MySQL, Postgres again: current again, superseding MySQL, said so; as of May, MySQL', async () => {
+    const { credence, clock, store } = await engine();
+    const main = { title: 'Main store', category: 'decision' };
+    const postgres = { ...main, text: 'We use Postgres for the main store.' };
+    const [pg] = (await credence.remember([postgres])).ids;
+    clock.now += 30 * DAY;
+    const [my] = (await credence.remember([{ ...main, text: 'We moved the main store to MySQL.' }])).ids;
+    clock.now += 61 * DAY;
+    const june = clock.now;
+    const back = await credence.remember([postgres]);
+    const [now] = back.ids;
+    expect(now).not.toBe(pg);
+    expect(back).toMatchObject({ inserted: 1, merged: 0 });
+    expect(back.superseded).toEqual([{ id: my, by: now, why: expect.stringContaining(`what ${pg} said before`) }]);
+    const asked = 'which database is the main store?';
+    const results = await credence.recall(asked, { track: false });
+    expect(results.map((r) => [r.id, r.status]).slice(0, 2)).toEqual([
+      [now, 'current'],
+      [my, 'superseded'],
+    ]);
+    expect(results[0]?.times.at).toBe(new Date(june).toISOString());
+    const asOf = async (t: number) =>
+      (await credence.recall(asked, { track: false, asOf: t })).filter((r) => r.status === 'current').map((r) => r.id);
+    expect(await asOf(june - 30 * DAY)).toEqual([my]);
+    expect(await asOf(APRIL + 10 * DAY)).toEqual([pg]);
+    // Said once more while it holds: a repeat of the current one, merged there.
+    clock.now += DAY;
+    expect((await credence.remember([postgres])).ids).toEqual([now]);
+    expect(await store.listMemories('life')).toHaveLength(3);
+    expect((await store.getMemory('life', now as string))?.life).toMatchObject({ seen: 2, supersedes: [my] });
+    await credence.close();
+  });
+});
+
 describe('recall of a question about now answers as of now (walk 15, item 1)', () => {
   it('a memory whose validTo passed is not current: superseded (ended), low, out of the context', async () => {
     const { credence } = await engine();
@@ -178,7 +213,7 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
-  it('a long-lived engine that recalled before sees the status change at once; the old fact again merges', async () => {
+  it('a long-lived engine that recalled before sees the status change at once, and the old fact again', async () => {
     const { credence, clock, store } = await engine();
     const [pg] = (await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }])).ids;
     for (let i = 0; i < 3; i += 1) await credence.recall('main store', { track: false });
@@ -189,9 +224,14 @@ describe('remember: supersession and conflicts (issue 23)', () => {
       'current',
       'superseded',
     ]);
+    // Said again after MySQL replaced it (written alike): the newest word, a memory of its own replacing MySQL.
     const again = await credence.remember([{ title: 'DB', text: 'we use postgres for the main store!' }]);
-    expect(again.ids).toEqual([pg]);
-    expect(await store.listMemories('life')).toHaveLength(2);
+    expect(again.ids).not.toEqual([pg]);
+    expect(await store.listMemories('life')).toHaveLength(3);
+    expect((await credence.recall('main store', { track: false })).map((r) => [r.id, r.status])[0]).toEqual([
+      again.ids[0],
+      'current',
+    ]);
     await credence.close();
   });
 

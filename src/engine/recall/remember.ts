@@ -450,10 +450,25 @@ async function rememberOne(
   const { supersedes, ownId, writes, speakers, free } = options;
   const write = (memories: MemoryRecord[]): Promise<void> => writes.write(memories);
   const existing = await writes.get(record.id);
-  if (existing !== undefined) {
+  // When the repeat was said (a note said again after its fact was replaced is the newest word: walk 15, item 7).
+  const said = record.life?.validFrom ?? ctx.now;
+  const restating = record.life?.turn === undefined && !ownId && supersedes === undefined;
+  let restated: { older: MemoryRecord; over: MemoryRecord } | undefined;
+  const again = existing?.title === record.title && existing?.text === record.text;
+  const over = existing !== undefined && again && restating ? await restatedOver(writes, existing, said) : undefined;
+  if (over !== undefined && repeats(record, over, speakers)) {
+    await writes.write([repeated(over, record, ctx.now)]);
+    report.ids.push(over.id);
+    report.updated += 1;
+    report.merged += 1;
+    return;
+  }
+  if (existing !== undefined && over !== undefined) {
+    // Said again after what replaced it: a memory of its own (its id from its time), superseding what holds now.
+    restated = { older: existing, over };
+  } else if (existing !== undefined) {
     // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
     // Said again, it keeps when it became true (its first validFrom, its writing) and counts the repeat as last seen.
-    const again = existing.title === record.title && existing.text === record.text;
     const life: MemoryLife = {
       ...existing.life,
       ...(record.life?.validFrom === undefined || again ? {} : { validFrom: record.life.validFrom }),
@@ -469,7 +484,10 @@ async function rememberOne(
     return;
   }
   const changed = new Map<string, MemoryRecord>();
-  let mine = record;
+  let mine =
+    restated === undefined
+      ? record
+      : { ...record, id: memoryIdFor(record.title, `${record.text}\n${new Date(said).toISOString()}`) };
   // The first memory this one replaces: a note that gave no category or no tags takes that one's (after the
   // decisions, which read its own).
   let heir: { older: MemoryRecord; entry: { why: string } } | undefined;
@@ -506,8 +524,33 @@ async function rememberOne(
     const found = new Set(hits.map((h) => h.memory.id));
     for (const h of await writes.search(byTurn, REMEMBER_TURN_CANDIDATES)) if (!found.has(h.memory.id)) hits.push(h);
   }
+  // A note written alike to one whose fact was replaced before it: the newest word too (or a repeat of what holds).
+  for (const { memory: candidate } of restating && restated === undefined ? hits : []) {
+    if (KEPT_CATEGORIES.has(String(candidate.category)) || !repeats(mine, candidate, speakers)) continue;
+    const holding = await restatedOver(writes, candidate, said);
+    if (holding === undefined) continue;
+    if (repeats(mine, holding, speakers)) {
+      await writes.write([repeated(holding, mine, ctx.now)]);
+      report.ids.push(holding.id);
+      report.updated += 1;
+      report.merged += 1;
+      return;
+    }
+    restated = { older: candidate, over: holding };
+    break;
+  }
+  if (restated !== undefined) {
+    const { older, over: holding } = restated;
+    mark(
+      holding,
+      mine,
+      `${mine.id} says again what ${older.id} said before ${holding.id} replaced it: the newest word`,
+    );
+    mine = withLife(mine, { ...mine.life, supersedes: [holding.id] });
+  }
   for (const { memory: candidate } of hits) {
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
+    if (candidate.id === restated?.older.id || candidate.id === restated?.over.id) continue;
     const a = subjectOf(mine);
     const b = subjectOf(candidate);
     const mineNewer = a.at >= b.at;
@@ -522,18 +565,7 @@ async function rememberOne(
     // A memory with an id of its own is that memory: never merged into another (a turn said again is).
     if (decision.kind === 'duplicate' && ownId && mine.life?.turn === undefined) continue;
     if (decision.kind === 'duplicate') {
-      const life: MemoryLife = {
-        ...candidate.life,
-        seen: (candidate.life?.seen ?? 1) + 1,
-        lastSeen: seenAgain(candidate, mine, ctx.now),
-        // Where the repeat came from: its source, or its file when the existing memory has another.
-        sources: union(
-          candidate.life?.sources,
-          union(mine.life?.sources, mine.path !== undefined && mine.path !== candidate.path ? [mine.path] : []),
-        ),
-      };
-      // Its text is not written again: its date (when it became true) stays.
-      changed.set(candidate.id, withLife(candidate, life));
+      changed.set(candidate.id, repeated(candidate, mine, ctx.now));
       await write([...changed.values()]);
       report.ids.push(candidate.id);
       report.updated += 1;
@@ -586,6 +618,47 @@ async function rememberOne(
   await write([...changed.values(), mine]);
   report.ids.push(mine.id);
   report.inserted += 1;
+}
+
+/**
+ * `existing` said again by `repeat`: counted (`seen`, `lastSeen`) with where the repeat came from (its source, or its
+ * file when the existing memory has another). Its text is not written again: its date (when it became true) stays.
+ */
+function repeated(existing: MemoryRecord, repeat: MemoryRecord, now: number): MemoryRecord {
+  return withLife(existing, {
+    ...existing.life,
+    seen: (existing.life?.seen ?? 1) + 1,
+    lastSeen: seenAgain(existing, repeat, now),
+    sources: union(
+      existing.life?.sources,
+      union(repeat.life?.sources, repeat.path !== undefined && repeat.path !== existing.path ? [repeat.path] : []),
+    ),
+  });
+}
+
+/** Whether `mine` says what `other` says: the same title and text, or the same memory written alike. */
+const repeats = (mine: MemoryRecord, other: MemoryRecord, speakers: ReadonlySet<string>): boolean =>
+  (mine.title === other.title && mine.text === other.text) ||
+  decideLife(subjectOf(mine), subjectOf(other), speakers, heldIn)?.kind === 'duplicate';
+
+/** How many links of supersession a restated memory is followed along to the memory holding now. @default 8 */
+export const RESTATED_HOPS = 8;
+
+/**
+ * A note said again at `said` after what it said (`older`) was replaced: the memory holding now at the end of
+ * `older`'s links of supersession (which the repeat, the newest word, supersedes). Undefined when `older` is not
+ * superseded, or replaced only after `said`, or its links end at a memory gone or still superseded.
+ */
+async function restatedOver(writes: Writes, older: MemoryRecord, said: number): Promise<MemoryRecord | undefined> {
+  const ended = older.life?.validTo;
+  if (older.life?.status !== 'superseded' || older.life.turn !== undefined || ended === undefined || said < ended)
+    return undefined;
+  let end: MemoryRecord | undefined = older;
+  for (let hop = 0; hop < RESTATED_HOPS && end?.life?.status === 'superseded'; hop += 1) {
+    const by: string | undefined = end.life.supersededBy;
+    end = by === undefined ? undefined : await writes.get(by);
+  }
+  return end === undefined || end.life?.status === 'superseded' ? undefined : end;
 }
 
 /**
