@@ -262,6 +262,38 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('--supersedes an already replaced memory replaces the current end of its chain and says so', async () => {
+    const { credence, clock, store } = await engine();
+    const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
+    const [netlify] = (await credence.remember([{ title: 'Docs host', text: 'Docs are hosted on Netlify.' }])).ids;
+    clock.now += 30 * DAY;
+    const [vercel] = (await credence.remember([{ title: 'Docs host', text: 'We moved the docs to Vercel.' }])).ids;
+    const before = await life(netlify);
+    expect(before).toMatchObject({ status: 'superseded', supersededBy: vercel, validTo: APRIL + 30 * DAY });
+    // Dated before Vercel began: it would rewrite when Netlify ended. Refused, nothing changed.
+    const early = { title: 'Docs site', text: 'Docs are served from GitHub Pages.', supersedes: netlify as string };
+    await expect(credence.remember([{ ...early, validFrom: '2026-04-15T00:00:00Z' }])).rejects.toThrow(
+      new RegExp(`${netlify} was already superseded by ${vercel}`),
+    );
+    expect(await store.listMemories('life')).toHaveLength(2);
+    clock.now += 30 * DAY;
+    const report = await credence.remember([early]);
+    const [pages] = report.ids;
+    expect(report.superseded).toEqual([
+      { id: vercel, by: pages, why: expect.stringContaining(`${netlify} named, already superseded by ${vercel}`) },
+    ]);
+    expect(await life(netlify)).toEqual(before);
+    expect(await life(vercel)).toMatchObject({ status: 'superseded', supersededBy: pages, validTo: APRIL + 60 * DAY });
+    expect(await life(pages)).toMatchObject({ supersedes: [vercel] });
+    const results = await credence.recall('docs hosted', { track: false });
+    expect(Object.fromEntries(results.map((r) => [r.id, r.status]))).toEqual({
+      [netlify as string]: 'superseded',
+      [vercel as string]: 'superseded',
+      [pages as string]: 'current',
+    });
+    await credence.close();
+  });
+
   it("a replacing note given no category or tags keeps the replaced one's and says so; given ones win", async () => {
     const { credence, store } = await engine();
     const title = 'JWT token refresh flow';

@@ -505,12 +505,17 @@ async function rememberOne(
     report.superseded.push({ id: older.id, by: by.id, why });
     if (heir === undefined && by === mine) heir = { older, entry: report.superseded.at(-1) as { why: string } };
   };
+  // The memory `--supersedes` names, or (when already replaced) the current end of its replacements.
+  let replaced: string | undefined;
   if (supersedes !== undefined) {
-    const older = await writes.get(supersedes);
-    if (older === undefined)
+    const named = await writes.get(supersedes);
+    if (named === undefined)
       throw new CredenceError('INVALID_INPUT', `supersedes: no memory ${JSON.stringify(supersedes)} in this scope`);
-    mark(older, mine, `${mine.id} supersedes it, as remembered`);
-    mine = withLife(mine, { ...mine.life, supersedes: [older.id] });
+    const { end, through } = await currentEnd(writes, named, subjectOf(mine).at);
+    replaced = end.id;
+    const as = `${mine.id} supersedes it, as remembered`;
+    mark(end, mine, through.length === 0 ? as : `${as} (${named.id} named, already superseded by ${through})`);
+    mine = withLife(mine, { ...mine.life, supersedes: [end.id] });
   }
   // The candidates: the title's and the first content words of the text (a long text's every word made the search
   // score most of the table, ~0.5 ms a memory at 4k); a repeat or a replacement shares them.
@@ -549,7 +554,8 @@ async function rememberOne(
     mine = withLife(mine, { ...mine.life, supersedes: [holding.id] });
   }
   for (const { memory: candidate } of hits) {
-    if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes) continue;
+    if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes || candidate.id === replaced)
+      continue;
     if (candidate.id === restated?.older.id || candidate.id === restated?.over.id) continue;
     const a = subjectOf(mine);
     const b = subjectOf(candidate);
@@ -660,6 +666,36 @@ async function restatedOver(writes: Writes, older: MemoryRecord, said: number): 
   }
   return end === undefined || end.life?.status === 'superseded' ? undefined : end;
 }
+
+/**
+ * Where `named` leads when it was already replaced: along the memories that superseded it, the first that is not
+ * superseded (`through`: the ids on the way, "mem-b, then mem-c"). A memory true from `at` replaces the current fact,
+ * never rewrites when an older one ended: a replacement that began after `at` is refused, naming it.
+ */
+async function currentEnd(
+  writes: Writes,
+  named: MemoryRecord,
+  at: number,
+): Promise<{ end: MemoryRecord; through: string }> {
+  let end = named;
+  const path: string[] = [];
+  while (end.life?.status === 'superseded' && end.life.supersededBy !== undefined) {
+    const by = await writes.get(end.life.supersededBy);
+    if (by === undefined || by.id === named.id || path.includes(by.id)) break;
+    const from = subjectOf(by).at;
+    if (from > at)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `supersedes: ${end.id} was already superseded by ${by.id} from ${iso(from)}, after this memory's time ` +
+          `(${iso(at)}): nothing is changed; to replace ${by.id}, the current one, give a time from ${iso(from)} on`,
+      );
+    path.push(by.id);
+    end = by;
+  }
+  return { end, through: path.join(', then ') };
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * A note replacing `older` (not a turn) with no category (`free.category`) or no tags given takes `older`'s, and
