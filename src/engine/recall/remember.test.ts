@@ -294,6 +294,55 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('a conflict settled by --supersedes: the other side is current; forgetting it brings it back', async () => {
+    const { credence, clock, store } = await engine();
+    const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
+    const deploy = (text: string, supersedes?: string) => ({
+      title: 'Deploy target',
+      category: 'decision',
+      text,
+      ...(supersedes === undefined ? {} : { supersedes }),
+    });
+    const [frankfurt] = (await credence.remember([deploy('Production deploys go to the Frankfurt region on AWS.')]))
+      .ids;
+    clock.now += DAY;
+    const [dublin] = (await credence.remember([deploy('Production deploys go to the Dublin region on AWS.')])).ids;
+    expect(await life(dublin)).toMatchObject({ status: 'conflict', conflictsWith: [frankfurt] });
+    clock.now += 3 * DAY;
+    const report = await credence.remember([
+      deploy('Confirmed: production deploys go to the Dublin region on AWS (eu-west-1).', frankfurt),
+    ]);
+    const [confirmed] = report.ids;
+    expect(report.superseded[0]?.why).toContain(`settles its conflict with ${dublin}`);
+    expect(await life(dublin)).toBeUndefined();
+    expect(await life(frankfurt)).toMatchObject({ status: 'superseded', supersededBy: confirmed });
+    const statuses = async (c: typeof credence) =>
+      Object.fromEntries((await c.recall('production deploys region', { track: false })).map((r) => [r.id, r.status]));
+    expect(await statuses(credence)).toEqual({
+      [dublin as string]: 'current',
+      [confirmed as string]: 'current',
+      [frankfurt as string]: 'superseded',
+    });
+    // A dump restored elsewhere keeps the links (forget there reads them).
+    let text = '';
+    await writeDump(store, (chunk) => {
+      text += chunk;
+    });
+    const target = openSqliteStore({ path: ':memory:' });
+    await restoreDump(target, async function* () {
+      yield* text.split('\n');
+    });
+    const copy = await openCredence({ store: target, scope: 'life', now: () => clock.now });
+    for (const c of [credence, copy]) {
+      await c.forget(confirmed as string);
+      expect(await statuses(c)).toEqual({ [dublin as string]: 'conflict', [frankfurt as string]: 'conflict' });
+    }
+    expect(await life(frankfurt)).toMatchObject({ status: 'conflict', conflictsWith: [dublin] });
+    expect(await life(dublin)).toMatchObject({ status: 'conflict', conflictsWith: [frankfurt] });
+    await copy.close();
+    await credence.close();
+  });
+
   it("a replacing note given no category or tags keeps the replaced one's and says so; given ones win", async () => {
     const { credence, store } = await engine();
     const title = 'JWT token refresh flow';

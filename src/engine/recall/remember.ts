@@ -491,7 +491,19 @@ async function rememberOne(
   // The first memory this one replaces: a note that gave no category or no tags takes that one's (after the
   // decisions, which read its own).
   let heir: { older: MemoryRecord; entry: { why: string } } | undefined;
-  const mark = (older: MemoryRecord, by: MemoryRecord, why: string): void => {
+  const latest = async (id: string): Promise<MemoryRecord | undefined> => changed.get(id) ?? (await writes.get(id));
+  // A memory superseded is no longer current: a conflict it was in is settled (its side keeps the link, the history
+  // that forget reads to bring the conflict back; the other side drops it, current again when it has no other).
+  const mark = async (stale: MemoryRecord, by: MemoryRecord, reason: string): Promise<void> => {
+    const older = changed.get(stale.id) ?? stale;
+    const settled: string[] = [];
+    for (const id of older.life?.conflictsWith ?? []) {
+      const other = id === by.id ? undefined : await latest(id);
+      if (other === undefined) continue;
+      changed.set(other.id, withoutConflict(other, older.id));
+      settled.push(other.id);
+    }
+    const why = settled.length === 0 ? reason : `${reason}; settles its conflict with ${settled.join(', ')}`;
     changed.set(
       older.id,
       withLife(older, {
@@ -514,7 +526,7 @@ async function rememberOne(
     const { end, through } = await currentEnd(writes, named, subjectOf(mine).at);
     replaced = end.id;
     const as = `${mine.id} supersedes it, as remembered`;
-    mark(end, mine, through.length === 0 ? as : `${as} (${named.id} named, already superseded by ${through})`);
+    await mark(end, mine, through.length === 0 ? as : `${as} (${named.id} named, already superseded by ${through})`);
     mine = withLife(mine, { ...mine.life, supersedes: [end.id] });
   }
   // The candidates: the title's and the first content words of the text (a long text's every word made the search
@@ -546,14 +558,16 @@ async function rememberOne(
   }
   if (restated !== undefined) {
     const { older, over: holding } = restated;
-    mark(
+    await mark(
       holding,
       mine,
       `${mine.id} says again what ${older.id} said before ${holding.id} replaced it: the newest word`,
     );
     mine = withLife(mine, { ...mine.life, supersedes: [holding.id] });
   }
-  for (const { memory: candidate } of hits) {
+  for (const hit of hits) {
+    // As this call left it (a conflict a supersession settled is settled).
+    const candidate = changed.get(hit.memory.id) ?? hit.memory;
     if (KEPT_CATEGORIES.has(String(candidate.category)) || candidate.id === supersedes || candidate.id === replaced)
       continue;
     if (candidate.id === restated?.older.id || candidate.id === restated?.over.id) continue;
@@ -580,7 +594,7 @@ async function rememberOne(
     }
     if (decision.kind === 'supersedes') {
       if (mineNewer) {
-        mark(candidate, mine, decision.why);
+        await mark(candidate, mine, decision.why);
         mine = withLife(mine, { ...mine.life, supersedes: union(mine.life?.supersedes, [candidate.id]) });
       } else if (mine.life?.status !== 'superseded') {
         // Remembered after it, but true before it: born superseded.
@@ -697,6 +711,17 @@ async function currentEnd(
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** `m` no longer in conflict with `id`: current again when it disagrees with nothing else. */
+function withoutConflict(m: MemoryRecord, id: string): MemoryRecord {
+  const rest = m.life?.conflictsWith?.filter((other) => other !== id);
+  const current = m.life?.status === 'conflict' && (rest === undefined || rest.length === 0);
+  return withLife(m, {
+    ...m.life,
+    conflictsWith: rest?.length === 0 ? undefined : rest,
+    ...(current ? { status: undefined, why: undefined } : {}),
+  });
+}
+
 /**
  * A note replacing `older` (not a turn) with no category (`free.category`) or no tags given takes `older`'s, and
  * says so in its report's why (`entry`): "kept DECISION and tags auth, jwt from <id>". Given ones win.
@@ -743,7 +768,9 @@ function turnQuery(m: MemoryRecord): string | undefined {
 
 /**
  * Before `forgotten` is deleted: the memories linked to it no longer are (issue 23). One it superseded is current
- * again (no status, no end, no reason), one in conflict with it alone is current; the links to it go.
+ * again (no status, no end, no reason), one in conflict with it alone is current; the links to it go. One it
+ * superseded that was in conflict when superseded (it kept the links; remember settled the other side) is in that
+ * conflict again with each of those still current, both sides marked, why saying so.
  */
 export async function unlinkForgotten(store: MemoryStore, scope: string, forgotten: MemoryRecord): Promise<number> {
   const life = forgotten.life;
@@ -751,30 +778,66 @@ export async function unlinkForgotten(store: MemoryStore, scope: string, forgott
     ...new Set([...(life?.supersedes ?? []), ...(life?.conflictsWith ?? []), ...(life?.supersededBy ?? [])]),
   ];
   if (linked.length === 0) return 0;
-  const changed: MemoryRecord[] = [];
-  const others = await Promise.all(linked.map((id) => store.getMemory(scope, id)));
-  for (const other of others) {
+  const changed = new Map<string, MemoryRecord>();
+  const latest = async (id: string): Promise<MemoryRecord | undefined> =>
+    changed.get(id) ?? (await store.getMemory(scope, id));
+  const revived: MemoryRecord[] = [];
+  for (const id of linked) {
+    const other = await latest(id);
     if (other === undefined) continue;
     const o = other.life ?? {};
     const byIt = o.supersededBy === forgotten.id;
-    const conflicts = o.conflictsWith?.filter((id) => id !== forgotten.id);
+    const conflicts = o.conflictsWith?.filter((c) => c !== forgotten.id);
     const stillConflict = o.status === 'conflict' && conflicts !== undefined && conflicts.length > 0;
     const current = byIt || (o.status === 'conflict' && !stillConflict);
-    changed.push(
-      withLife(other, {
-        ...o,
-        ...(current ? { status: undefined, validTo: undefined, why: undefined } : {}),
-        supersededBy: byIt ? undefined : o.supersededBy,
-        supersedes: o.supersedes?.filter((id) => id !== forgotten.id),
-        conflictsWith: conflicts,
+    const unlinked = withLife(other, {
+      ...o,
+      ...(current ? { status: undefined, validTo: undefined, why: undefined } : {}),
+      supersededBy: byIt ? undefined : o.supersededBy,
+      supersedes: o.supersedes?.filter((s) => s !== forgotten.id),
+      conflictsWith: conflicts,
+    });
+    changed.set(id, unlinked);
+    if (byIt) revived.push(unlinked);
+  }
+  for (const back of revived) {
+    const again: string[] = [];
+    for (const id of back.life?.conflictsWith ?? []) {
+      const other = await latest(id);
+      if (other === undefined || other.life?.status === 'superseded') continue;
+      again.push(id);
+      const o = other.life ?? {};
+      changed.set(
+        id,
+        withLife(other, {
+          ...o,
+          ...(o.status === undefined
+            ? { status: 'conflict' as const, why: `in conflict with ${back.id} again: ${forgotten.id} was forgotten` }
+            : {}),
+          conflictsWith: union(o.conflictsWith, [back.id]),
+        }),
+      );
+    }
+    const b = (changed.get(back.id) ?? back).life ?? {};
+    changed.set(
+      back.id,
+      withLife(back, {
+        ...b,
+        conflictsWith: again.length === 0 ? undefined : again,
+        ...(again.length === 0
+          ? {}
+          : {
+              status: 'conflict' as const,
+              why: `in conflict with ${again.join(', ')} again: ${forgotten.id}, which superseded it, was forgotten`,
+            }),
       }),
     );
   }
   await store.upsertMemories(
     scope,
-    changed.map((m) => withLife(m, { ...m.life, ...emptyLists(m.life) })),
+    [...changed.values()].map((m) => withLife(m, { ...m.life, ...emptyLists(m.life) })),
   );
-  return changed.length;
+  return changed.size;
 }
 
 const emptyLists = (life: MemoryLife | undefined): MemoryLife => ({
