@@ -91,7 +91,11 @@ export function registerRecall(program: Command, context: () => CommandContext):
     .option('--tags <tags>', 'comma-separated tags', parseList)
     .option('--path <path>', 'the file it is about, inside the project; without TEXT the text is read from it')
     .option('--id <id>', 'an id of your own (default: a hash of title and text); the same id updates')
-    .option('--supersedes <id>', 'the memory this one replaces (kept, marked superseded, left out of context)')
+    .option(
+      '--supersedes <id>',
+      'the memory this one replaces (kept, marked superseded, left out of context; one already replaced: ' +
+        'the one current now along what replaced it)',
+    )
     .option('--valid-from <date>', 'when it became true (ISO date; default now)')
     .option('--source <source>', 'where it came from (a file, a URL, a conversation)')
     .option(
