@@ -98,6 +98,30 @@ describe('edgeEventsOf', () => {
     expect(brief([call('a', 1, { consumes: [1, 7] }), call('b', 2)])).toEqual(['sequence a->b success']);
   });
 
+  it('links a task recorded with dependsOn to the tasks it waited for, never to a sibling before it (walk 14)', () => {
+    // An explicit DAG: load, then branch_a and branch_b side by side; the list's order is not a sequence.
+    const fanOut = [
+      call('load', 1, { dependsOn: [] }),
+      call('branch_a', 2, { dependsOn: [0] }),
+      call('branch_b', 3, { dependsOn: [0] }),
+      call('join', 4, { dependsOn: [1, 2], consumes: [2] }),
+    ];
+    expect(brief(fanOut)).toEqual([
+      'dependency branch_b->join success',
+      'sequence branch_a->join success',
+      'sequence branch_b->join success',
+      'sequence load->branch_a success',
+      'sequence load->branch_b success',
+    ]);
+    // A root (dependsOn empty) follows nothing, even with a call before it in the list.
+    expect(brief([call('a', 1, { dependsOn: [] }), call('b', 2, { dependsOn: [] })])).toEqual([]);
+    // A replacement that waited for the failed call is still its alternative.
+    expect(brief([call('fetch_v1', 1, { status: 'failure' }), call('fetch_v2', 2, { dependsOn: [0] })])).toEqual([
+      'alternative fetch_v1->fetch_v2 success',
+      'sequence fetch_v1->fetch_v2 failure',
+    ]);
+  });
+
   it('does not depend on anything but the calls: the same input gives the same events', () => {
     const calls = [call('x', 1), call('y', 2, { consumes: [0] })];
     expect(edgeEventsOf(calls)).toEqual(edgeEventsOf(structuredClone(calls)));

@@ -2,7 +2,9 @@
  * @module core/graph/execution-edges
  * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls → `sequence`, a call
  * using an earlier call's output → `dependency`, a call inside another → `contains`, a failed call then a
- * different tool that succeeds doing the same job ({@link didSameJob}) → `alternative`. Each edge yields
+ * different tool that succeeds doing the same job ({@link didSameJob}) → `alternative`. A call whose recorder
+ * knew what it waited for (`dependsOn`, an explicit DAG's task) follows those calls, not the one before it in
+ * the list: two tasks side by side in a DAG are not consecutive, so no `sequence` joins them. Each edge yields
  * at most one event per execution: a success when any occurrence joined two calls that ran, else a
  * failure (which never promotes), dated by the occurrence that decided it (as {@link appendedEdgeEvents}
  * does call by call). Self-loops teach nothing and are left out, except a dependency of a tool on its own
@@ -16,6 +18,11 @@ export interface ExecutionCall {
   status: CallStatus;
   consumes?: readonly number[];
   parent?: number;
+  /**
+   * The earlier calls it waited for, when its recorder knew them (an explicit DAG): the calls it comes after,
+   * in place of the one before it in the list; even empty (a root), it says so.
+   */
+  dependsOn?: readonly number[];
   /** When the call ran, epoch ms. */
   at: number;
   /** What the call was given, as JSON text: evidence that a call after a failure did the same job. */
@@ -56,8 +63,9 @@ export function edgeEventsOf(calls: readonly ExecutionCall[], options: { from?: 
   };
   for (let i = Math.max(0, options.from ?? 0); i < calls.length; i += 1) {
     const call = calls[i] as ExecutionCall;
-    const previous = i > 0 ? calls[i - 1] : undefined;
-    if (previous !== undefined) {
+    for (const j of call.dependsOn ?? (i > 0 ? [i - 1] : [])) {
+      const previous = calls[j];
+      if (previous === undefined || j >= i) continue;
       see('sequence', previous, call, ran(previous.status) && ran(call.status));
       if (previous.status === 'failure' && call.status === 'success' && didSameJob(previous, call))
         see('alternative', previous, call, true);

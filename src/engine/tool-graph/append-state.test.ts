@@ -122,6 +122,31 @@ describe('an appended call with dependsOn (a review: nothing checked the increme
   });
 });
 
+describe('appended calls with dependsOn: the edges they teach (walk 14)', () => {
+  it('gives the events of the whole lists when the tasks wait for calls stored by earlier appends', () => {
+    const rng = lcg(17);
+    // An explicit DAG's tasks, each waiting for zero to two earlier ones, often far back.
+    const calls: CallRecord[] = Array.from({ length: 120 }, (_, i) => ({
+      tool: TOOLS[Math.floor(rng() * TOOLS.length)] as string,
+      status: rng() < 0.1 ? 'failure' : 'success',
+      retries: 0,
+      consumes: [],
+      dependsOn: i === 0 ? [] : [...new Set([Math.floor(rng() * i), Math.floor(rng() * i)])].sort((a, b) => a - b),
+      at: T0 + i * 1000,
+    }));
+    const asCall = (c: CallRecord): ExecutionCall => ({ ...c, at: c.at ?? T0 });
+    const store = {};
+    let before: CallRecord[] = [];
+    for (const [from, to] of slices(calls.length, 4)) {
+      const after = [...before, ...calls.slice(from, to)];
+      const tracker = new AppendTracker(store, 'p', 'dag-1', T0);
+      expect(tracker.events(before, after)).toEqual(appendedEdgeEvents(before.map(asCall), after.map(asCall)));
+      tracker.commit();
+      before = after;
+    }
+  });
+});
+
 const foldEdge = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent): EdgeRecord => ({
   from: event.from,
   to: event.to,

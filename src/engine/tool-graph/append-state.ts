@@ -117,14 +117,15 @@ function shapeOf(known: Known): NonNullable<Known['shape']> {
 
 /**
  * The edge events whose head is one of the calls from index `n` on: {@link edgeEventsOf} over the few calls
- * they can reach (the call before the first of them, and the earlier calls they consume or sit in), renumbered.
+ * they can reach (the call before the first of them, and the earlier calls they consume, wait for or sit in),
+ * renumbered.
  */
 function eventsFrom(after: readonly CallRecord[], n: number, asCall: (c: CallRecord) => ExecutionCall) {
   if (n === 0) return edgeEventsOf(after.map(asCall));
   const reached = new Set<number>();
   for (let i = n; i < after.length; i += 1) {
     const call = after[i] as CallRecord;
-    for (const j of call.consumes) if (j >= 0 && j < n - 1) reached.add(j);
+    for (const j of [...call.consumes, ...(call.dependsOn ?? [])]) if (j >= 0 && j < n - 1) reached.add(j);
     if (call.parent !== undefined && call.parent >= 0 && call.parent < n - 1) reached.add(call.parent);
   }
   const earlier = [...reached].sort((a, b) => a - b);
@@ -140,6 +141,7 @@ function eventsFrom(after: readonly CallRecord[], n: number, asCall: (c: CallRec
       ...call,
       consumes: (call.consumes ?? []).map(at),
       ...(call.parent === undefined ? {} : { parent: at(call.parent) }),
+      ...(call.dependsOn === undefined ? {} : { dependsOn: call.dependsOn.map(at) }),
     });
   }
   return edgeEventsOf(calls, { from: first });

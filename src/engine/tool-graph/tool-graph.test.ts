@@ -217,4 +217,25 @@ describe('the tool-graph library calls', () => {
     expect((await credence.suggestNext('check_ready')).map((s) => s.tool)).toEqual(['deploy']);
     await credence.close();
   });
+
+  // Walk 14 (item 5): a fan-out recorded with dependsOn taught branch_a → branch_b (the list's order) and nothing
+  // for load → branch_b, so `next branch_a` suggested its sibling.
+  it('an explicit DAG recorded with dependsOn teaches its dependencies, never a link between siblings', async () => {
+    const credence = await fresh();
+    const fanOut = {
+      intent: 'fan out',
+      startedAt: T0,
+      calls: [
+        { tool: 'load', status: 'success' as const, dependsOn: [] },
+        { tool: 'branch_a', status: 'success' as const, dependsOn: [0] },
+        { tool: 'branch_b', status: 'success' as const, dependsOn: [0] },
+      ],
+    };
+    for (let i = 0; i < 3; i += 1) await credence.recordExecution(fanOut);
+    const edges = (await credence.edges()).map((e) => `${e.from} → ${e.to} ${e.type}/${e.source} ${e.count}`);
+    expect(edges.sort()).toEqual(['load → branch_a sequence/observed 3', 'load → branch_b sequence/observed 3']);
+    expect(await credence.suggestNext('branch_a')).toEqual([]);
+    expect((await credence.suggestNext('load')).map((s) => s.tool).sort()).toEqual(['branch_a', 'branch_b']);
+    await credence.close();
+  });
 });
