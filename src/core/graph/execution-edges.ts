@@ -1,14 +1,12 @@
 /**
  * @module core/graph/execution-edges
- * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls → `sequence`, a call
- * using an earlier call's output → `dependency`, a call inside another → `contains`, a failed call then a
- * different tool that succeeds doing the same job ({@link didSameJob}) → `alternative`. A call whose recorder
- * knew what it waited for (`dependsOn`, an explicit DAG's task) follows those calls, not the one before it in
- * the list: two tasks side by side in a DAG are not consecutive, so no `sequence` joins them. Each edge yields
- * at most one event per execution: a success when any occurrence joined two calls that ran, else a
- * failure (which never promotes), dated by the occurrence that decided it (as {@link appendedEdgeEvents}
- * does call by call). Self-loops teach nothing and are left out, except a dependency of a tool on its own
- * earlier output (issue 8); the graph algorithms drop self-loops anyway.
+ * What one execution teaches the tool graph (seed 000, SPEC §3): consecutive calls → `sequence` (a call with
+ * `dependsOn`, an explicit DAG's task, follows the calls it waited for: siblings are not consecutive), a call using
+ * an earlier call's output → `dependency`, a call inside another → `contains`, a failed call then a different tool
+ * that succeeds doing the same job ({@link didSameJob}) → `alternative`. Each edge yields at most one event per
+ * execution: a success when any occurrence joined two calls that ran, else a failure (which never promotes), dated
+ * by the occurrence that decided it (as {@link appendedEdgeEvents} does call by call). Self-loops teach nothing and
+ * are left out, except a dependency of a tool on its own earlier output (issue 8); graph algorithms drop them anyway.
  */
 import { didSameJob } from './same-job.js';
 import type { CallStatus, EdgeType } from '../types.js';
