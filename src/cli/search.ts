@@ -136,6 +136,16 @@ export function registerSearch(program: Command, tools: Command, context: () => 
           `density ${s.density.toFixed(4)})`,
       ];
       if (s.warning !== undefined) lines.push(`warning: ${s.warning}`);
+      if (s.explicitRequiredBecause !== undefined) {
+        // No DAG: no formula to show, but why and what to do (walk 14, item 7).
+        lines.push(
+          `no DAG: ${s.explicitRequiredBecause}`,
+          'next: `credence tools add --jsonl FILE` adds tools; `credence dag --validate FILE` checks a workflow ' +
+            'you write (MCP: execute_dag with a workflow)',
+        );
+        ctx.io.stdout(`${lines.join('\n')}\n`);
+        return;
+      }
       for (const t of s.dag.tasks)
         lines.push(`  ${t.id}  ${t.tool}${t.dependsOn.length > 0 ? `  after ${t.dependsOn.join(', ')}` : ''}`);
       lines.push(...dagConfidenceLines(s));

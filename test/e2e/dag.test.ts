@@ -60,6 +60,12 @@ describe('credence dag (issue 4)', () => {
     expect(credence('empty.db', ['init']).code).toBe(0);
     const s = JSON.parse(credence('empty.db', ['dag', 'Read the deno.json file', '--json']).stdout);
     expect(s).toMatchObject({ mode: 'explicit_required', confidence: 0 });
+    // Walk 14 (item 7): the text printed `confidence 0.000` over the seed's equation summing to 0.05, and no next step.
+    const text = credence('empty.db', ['dag', 'Read the deno.json file']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toContain('confidence =');
+    expect(text.stdout).toContain('no DAG: scope "deno" has no tool in its catalogue');
+    expect(text.stdout).toContain('next: `credence tools add --jsonl FILE` adds tools');
   });
 
   it('validates an explicit workflow: unknown tool, missing dependency and cycle each named', () => {

@@ -341,6 +341,25 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
+  // Walk 14 (item 7): the confidence was forced to 0 while the parts kept the seed's path strength of an empty DAG
+  // (0.5 × 0.1 = 0.05), and nothing said why there was no DAG nor what to do.
+  it('explicit_required: every part is 0, as the confidence, and it says why and what to do', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0 });
+    const empty = await credence.suggestDag('do something');
+    expect(empty.mode).toBe('explicit_required');
+    const { hybridPart, pageRankPart, pathPart, pathStrength } = empty.parts;
+    expect([hybridPart + pageRankPart + pathPart, pathStrength, empty.seedConfidence]).toEqual([0, 0, 0]);
+    expect(empty.explicitRequiredBecause).toMatch(/^scope "s" has no tool in its catalogue: add the tools .* yourself/);
+    await credence.addTools([{ id: 'read_text_file', description: 'Read a text file' }]);
+    const unmatched = await credence.suggestDag('xyzzy plugh');
+    expect(unmatched.mode).toBe('explicit_required');
+    expect(unmatched.explicitRequiredBecause).toMatch(/^none of the 1 tool\(s\) in scope "s" matches this intent/);
+    const found = await credence.suggestDag('read a text file');
+    expect(found.mode).toBe('suggestion');
+    expect(found.explicitRequiredBecause).toBeUndefined();
+    await credence.close();
+  });
+
   it('finds similar past runs by an absolute similarity, weighted by their outcome', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 's', now: T0 });
     await credence.recordExecution({

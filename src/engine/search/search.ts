@@ -467,6 +467,11 @@ export interface DagSuggestion {
   mode: 'suggestion' | 'explicit_required';
   intent: string;
   /**
+   * With `explicit_required` only: why no tool could be suggested (an empty catalogue, or none matching) and what
+   * to do instead. The confidence is then 0 and so is every part.
+   */
+  explicitRequiredBecause?: string;
+  /**
    * How likely the DAG is right: with enough past runs, the scope's own calibration (memory-backed: how often
    * such neighbours were right; search-built: how often a search DAG with this seed confidence was); else the
    * seed formula's value.
@@ -1255,6 +1260,7 @@ export async function suggestDag(
   return {
     mode: explicitRequired ? 'explicit_required' : 'suggestion',
     intent,
+    ...(explicitRequired ? { explicitRequiredBecause: nothingToSuggest(ctx, request) } : {}),
     confidence: explicitRequired ? 0 : (calibrated ?? scored.value),
     seedConfidence: explicitRequired ? 0 : scored.value,
     confidenceBasis: explicitRequired ? 'seed' : basis,
@@ -1277,9 +1283,31 @@ export async function suggestDag(
     weights: { hybrid: scored.weights.hybrid, pageRank: scored.weights.pageRank, path: scored.weights.path },
     density: index.density,
     tier: scored.tier,
-    parts: scored.parts,
+    // No DAG, no parts: the seed's path strength of a DAG without dependency edges (0.5) is no part of nothing.
+    parts: explicitRequired ? NO_DAG_PARTS : scored.parts,
     intentParts: searchTexts,
   };
+}
+
+const NO_DAG_PARTS: DagSuggestion['parts'] = Object.freeze({
+  hybrid: 0,
+  pageRank: 0,
+  pathStrength: 0,
+  hybridPart: 0,
+  pageRankPart: 0,
+  pathPart: 0,
+});
+
+/** Why a request found no tool to suggest, and what to do instead (walk 14, item 7). */
+function nothingToSuggest(ctx: SearchContext, request: DagRequest): string {
+  const yourself = 'or give the workflow yourself ({"tasks": [{id, tool, dependsOn?}]})';
+  const scope = `scope "${ctx.scope}"`;
+  const tools = ctx.index.toolIds.size;
+  if (tools === 0)
+    return `${scope} has no tool in its catalogue: add the tools (a catalogue, or runs that used them) ${yourself}`;
+  if (request.useSearch === false)
+    return `the search is off and no past run in ${scope} is near this intent: turn the search on ${yourself}`;
+  return `none of the ${tools} tool(s) in ${scope} matches this intent: reword it, add a tool for it, ${yourself}`;
 }
 
 /** The memory's strength when it lies beyond what its fit was measured on (core/experience beyondSupport). */

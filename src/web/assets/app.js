@@ -1873,7 +1873,11 @@
           ),
       h('h2', {}, 'Workflow (DAG)'),
       dag.mode !== 'suggestion'
-        ? h('p', { class: 'muted' }, 'no candidate: an explicit workflow is required')
+        ? h(
+            'p',
+            { class: 'muted' },
+            `no DAG: ${dag.explicitRequiredBecause ?? 'no candidate, an explicit workflow is required'}`,
+          )
         : h(
             'div',
             { class: 'card', id: 'ask-dag' },
