@@ -9,6 +9,17 @@ describe('describeIssues', () => {
     expect(describeIssues([{ path: [], message: 'expected an object' }])).toBe('expected an object');
   });
 
+  it('says a problem of the whole value first, so it does not read as one of the path before it (walk 14)', () => {
+    const issues = [
+      { path: ['tasks', 0], message: 'unknown field extra' },
+      { path: [], message: 'unknown field foo' },
+      { path: ['tasks', 1, 'id'], message: 'must not be empty' },
+    ];
+    expect(describeIssues(issues)).toBe(
+      'unknown field foo; tasks[0]: unknown field extra; tasks[1].id: must not be empty',
+    );
+  });
+
   it('folds the same problem at 298 positions of one array into one entry with the range and count', () => {
     const issues = Array.from({ length: 298 }, (_, i) => ({ path: ['calls', i + 2, 'status'], message: STATUS }));
     expect(describeIssues(issues)).toBe(`calls[2–299].status: ${STATUS} (298 calls)`);

@@ -58,8 +58,9 @@ interface Entry {
 }
 
 /**
- * The issues as one line, `; `-separated, in the order each problem first appears: issues that differ
- * only in their first array index are one entry with the indices as ranges and their count.
+ * The issues as one line, `; `-separated: those of the whole value (no path) first, then the others in the order each
+ * problem first appears; issues that differ only in their first array index are one entry with the indices as
+ * ranges and their count.
  */
 export function describeIssues(issues: readonly Issue[], options: IssueListOptions = {}): string {
   const o = { ...ISSUE_LIST_DEFAULTS, ...options };
@@ -77,7 +78,10 @@ export function describeIssues(issues: readonly Issue[], options: IssueListOptio
       });
     else if (at !== -1) entry.indices.push(issue.path[at] as number);
   }
-  const lines = [...entries.values()].map((e) => {
+  // A problem of the whole value (no path: a top-level unknown field) comes first: after `tasks[0]: …` it would read
+  // as one of tasks[0]'s (walk 14).
+  const ordered = [...entries.values()].sort((a, b) => Number(a.path.length > 0) - Number(b.path.length > 0));
+  const lines = ordered.map((e) => {
     const count = new Set(e.indices).size;
     if (e.at === -1 || count === 1) {
       const where = pathText(e.path);
