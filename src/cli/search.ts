@@ -3,7 +3,7 @@
  * suggestion, one query or a batch of JSON lines in one process (for scripts and evaluations).
  */
 import type { Command } from 'commander';
-import { CredenceError } from '../core/errors.js';
+import { CredenceError, isCredenceError } from '../core/errors.js';
 import type { SearchLine } from './batch-lines.js';
 import type { Credence } from '../engine/engine.js';
 import { dagConfidenceLines, memoryCaveat, scoreParts } from '../engine/explain.js';
@@ -111,7 +111,17 @@ export function registerSearch(program: Command, tools: Command, context: () => 
           throw new CredenceError('INVALID_INPUT', `${options.validate} is not JSON: ${(error as Error).message}`);
         }
         const { workflow } = await import('./batch-lines.js');
-        const tasks = workflow(json);
+        let tasks: ReturnType<typeof workflow>;
+        try {
+          tasks = workflow(json);
+        } catch (error) {
+          if (!isCredenceError(error, 'INVALID_INPUT')) throw error;
+          // JSON that is no valid workflow (no task, an unknown field, an array) exits 1, as an unknown tool or a
+          // cycle does (walk 14); a file that cannot be read, or is not JSON, stays bad usage (exit 2).
+          ctx.io.stderr(`credence: ${error.message}\n`);
+          ctx.setExitCode(1);
+          return;
+        }
         const check = await withCredence(ctx, (c) => c.validateWorkflow(tasks));
         if (ctx.wantsJson) printJson(ctx, check);
         else if (check.ok)

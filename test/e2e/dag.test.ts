@@ -112,6 +112,23 @@ describe('credence dag (issue 4)', () => {
     expect(notJson.code).toBe(2);
   });
 
+  // Walk 14 (item 10): a workflow invalid by its shape exited 2 (bad usage), one invalid by its tools or
+  // dependencies 1; cli.md says 1 for an invalid workflow.
+  it('exits 1 for any JSON that is no valid workflow: no task, an unknown field, an array', () => {
+    credence('shape.db', ['tools', 'add', '--jsonl', '-'], catalogue);
+    for (const [input, said] of [
+      ['{"tasks":[]}', 'invalid workflow: tasks: a workflow needs at least one task'],
+      [
+        '{"tasks":[{"id":"a","tool":"filesystem:write_file","extra":1}],"foo":2}',
+        'invalid workflow: unknown field foo; tasks[0]: unknown field extra',
+      ],
+      ['[]', 'invalid workflow: must be an object, got an array'],
+    ] as const) {
+      const r = credence('shape.db', ['dag', '--validate', '-'], input);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: `credence: ${said}\n` });
+    }
+  });
+
   it('answers a batch of queries, one JSON line each, in one process', () => {
     credence('batch.db', ['tools', 'add', '--jsonl', '-'], catalogue);
     const input = [
