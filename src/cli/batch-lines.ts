@@ -14,6 +14,23 @@ const SearchLineSchema = z.strictObject({
   context: z.array(z.string()).optional(),
 });
 
+/**
+ * A line of `dag --batch`: its intent, as every other part of `dag` names it, or `query`, as `tools search --batch`
+ * takes it (walk 14: `intent` was refused as an unknown field); one of the two.
+ */
+const DagLineSchema = z
+  .strictObject({
+    intent: z.string().trim().min(1, 'must be a non-empty intent').optional(),
+    query: z.string().trim().min(1, 'must be a non-empty query').optional(),
+    context: z.array(z.string()).optional(),
+  })
+  .superRefine((line, ctx) => {
+    if (line.intent === undefined && line.query === undefined)
+      ctx.addIssue({ code: 'custom', path: ['intent'], message: 'is required (or query)' });
+    else if (line.intent !== undefined && line.query !== undefined)
+      ctx.addIssue({ code: 'custom', path: [], message: 'give intent or query, not both' });
+  });
+
 const WorkflowSchema = z.strictObject({
   tasks: z
     .array(
@@ -29,6 +46,7 @@ const WorkflowSchema = z.strictObject({
 
 export type RecallLine = z.infer<typeof RecallLineSchema>;
 export type SearchLine = z.infer<typeof SearchLineSchema>;
+export type DagLine = z.infer<typeof DagLineSchema>;
 export type Workflow = z.infer<typeof WorkflowSchema>;
 
 /** A checked value, or INVALID_INPUT naming every issue (`prefix` before them). */
@@ -42,7 +60,9 @@ const checked =
 
 /** A line of `recall --batch`: {"query"}. */
 export const recallLine = checked(RecallLineSchema);
-/** A line of `tools search --batch` and `dag --batch`: {"query", "context"?}. */
+/** A line of `tools search --batch`: {"query", "context"?}. */
 export const searchLine = checked(SearchLineSchema);
+/** A line of `dag --batch`: {"intent" (or "query"), "context"?}. */
+export const dagLine = checked(DagLineSchema);
 /** The workflow of `dag --validate`: {"tasks": [{id, tool, arguments?, dependsOn?}]}. */
 export const workflow = checked(WorkflowSchema, 'invalid workflow: ');

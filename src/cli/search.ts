@@ -99,7 +99,10 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       '--validate <file>',
       'validate an explicit workflow {"tasks": [{id, tool, arguments?, dependsOn?}]} (JSON file or -)',
     )
-    .option('--batch <file>', 'JSON lines {"query", "context"?} in (or -), one JSON suggestion a line out')
+    .option(
+      '--batch <file>',
+      'JSON lines {"intent" (or "query"), "context"?} in (or -), one JSON suggestion a line out',
+    )
     .action(async (intent: string | undefined, options: { context?: string[]; validate?: string; batch?: string }) => {
       const ctx = context();
       if (options.validate !== undefined) {
@@ -132,9 +135,13 @@ export function registerSearch(program: Command, tools: Command, context: () => 
       }
       const request = options.context === undefined ? {} : { context: options.context };
       if (options.batch !== undefined) {
-        return runBatch(ctx, options.batch, (c, line) =>
-          c.suggestDag(line.query, line.context === undefined ? request : { context: line.context }),
-        );
+        const { dagLine } = await import('./batch-lines.js');
+        // Each answer names its line's text by the field the line gave it in.
+        return runJsonLines(ctx, options.batch, dagLine, async (c, line) => {
+          const text = (line.intent ?? line.query) as string;
+          const result = await c.suggestDag(text, line.context === undefined ? request : { context: line.context });
+          return { ...(line.intent === undefined ? { query: text } : { intent: text }), result };
+        });
       }
       if (intent === undefined || intent.trim() === '')
         throw new CredenceError('INVALID_INPUT', 'give an intent, --validate FILE or --batch FILE');

@@ -150,6 +150,30 @@ describe('credence dag (issue 4)', () => {
     expect(JSON.parse(dags.stdout.trim()).result.mode).toBe('suggestion');
   });
 
+  // Walk 14 (item 10): `dag --batch` refused {"intent": …} ("query: is required; unknown field intent"), though
+  // everything else about `dag` says intent.
+  it('dag --batch takes each line’s intent (or query, as tools search does), and says when neither is given', () => {
+    credence('dag-batch.db', ['tools', 'add', '--jsonl', '-'], catalogue);
+    const input = [
+      '{"intent":"read a file"}',
+      '{"query":"read a file","context":["filesystem:list_directory"]}',
+      '{"context":[]}',
+      '{"intent":"read a file","query":"read a file"}',
+    ].join('\n');
+    const r = credence('dag-batch.db', ['dag', '--batch', '-'], input);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.line, l.intent ?? l.query ?? l.error, l.result?.mode])).toEqual([
+      [1, 'read a file', 'suggestion'],
+      [2, 'read a file', 'suggestion'],
+      [3, 'intent: is required (or query)', undefined],
+      [4, 'give intent or query, not both', undefined],
+    ]);
+    expect(r.code).toBe(1);
+  });
+
   it('prints each search result with its parts', () => {
     credence('text.db', ['tools', 'add', '--jsonl', '-'], catalogue);
     const r = credence('text.db', ['tools', 'search', 'list the files in a folder', '--limit', '2', '--json']);
