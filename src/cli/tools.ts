@@ -1,6 +1,6 @@
 /**
- * @module cli/tools — `credence tools add`: the tool catalogue, from JSON lines or from the two
- * public catalogues (a NESTFUL `*-spec.json`, a Seal-Tools `tool.jsonl`).
+ * @module cli/tools — `credence tools` (`tools list`): the tool catalogue as it is; `credence tools add`: the
+ * catalogue, from JSON lines or from the two public catalogues (a NESTFUL `*-spec.json`, a Seal-Tools `tool.jsonl`).
  */
 import { basename } from 'node:path';
 import type { Command } from 'commander';
@@ -9,6 +9,7 @@ import { requireToolWithinLimits } from '../core/limits.js';
 import type { ToolInput } from '../schemas/index.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems, type LineProblem } from './input.js';
+import { terminalSafe } from './terminal.js';
 
 interface AddOptions {
   jsonl?: string;
@@ -43,8 +44,33 @@ async function readTools(options: AddOptions): Promise<{ tools: unknown[]; probl
   return { tools: items.map((i) => i.value), problems };
 }
 
+/** One catalogue entry as a line: its id, then the first line of its description (cut at 100 characters). */
+export function toolRow(tool: { id: string; description: string }): string {
+  const first = tool.description.trim().split('\n')[0]?.trim() ?? '';
+  const shown = first === '' ? '(no description)' : first.length > 100 ? `${first.slice(0, 99)}…` : first;
+  return terminalSafe(`${tool.id}  ${shown}`);
+}
+
 export function registerTools(program: Command, context: () => CommandContext): Command {
-  const tools = program.command('tools').description('the tool catalogue');
+  const tools = program.command('tools').description('the tool catalogue: list (the default), add, search');
+  // `credence tools` alone lists the catalogue, as the main help's "the tool catalogue" promises (walk 14: it printed
+  // the subcommands' help).
+  tools
+    .command('list', { isDefault: true })
+    .description('list the scope’s catalogue, by id, with the first line of each description')
+    .allowExcessArguments(true)
+    .action(async (_options: unknown, command: Command) => {
+      // A word after `tools` that is no subcommand reaches the default one: named, not taken as an argument of list.
+      const [word] = command.args;
+      if (word !== undefined)
+        throw new CredenceError('INVALID_INPUT', `unknown command "tools ${word}": tools takes list, add or search`);
+      const ctx = context();
+      const list = await withCredence(ctx, (c) => c.listTools());
+      if (ctx.wantsJson) return printJson(ctx, list);
+      if (list.length === 0)
+        return ctx.io.stdout('no tool in the catalogue yet: add some with `credence tools add --jsonl FILE`\n');
+      ctx.io.stdout(`${list.map(toolRow).join('\n')}\n${list.length} tool(s)\n`);
+    });
   tools
     .command('add')
     .description('add or update tools; re-adding updates, never duplicates')

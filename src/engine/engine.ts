@@ -1036,6 +1036,11 @@ export class Credence {
     return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId };
   }
 
+  /** The scope's tool catalogue, by id (`credence tools`). */
+  async listTools(): Promise<ToolRecord[]> {
+    return this.#store.listTools(this.scope);
+  }
+
   /** Adds or updates tools in the catalogue (`{ id, description, inputSchema?, origin? }`, checked at run time too). */
   async addTools(tools: readonly ToolInput[]): Promise<{ inserted: number; updated: number }> {
     requireList('tools', tools);

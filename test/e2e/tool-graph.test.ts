@@ -266,6 +266,41 @@ describe('credence record, edges and next (issue 3)', () => {
     expect(search[0].tool).toBe('t1');
   });
 
+  // Walk 14 (item 10): `credence tools` alone printed the subcommands' help, though the main help calls it "the tool
+  // catalogue", and nothing listed the catalogue.
+  it('credence tools alone lists the catalogue; a word that is no subcommand is named (exit 2)', () => {
+    const db = join(dir, 'list.db');
+    expect(credence(db, ['tools']).stdout).toBe(
+      'no tool in the catalogue yet: add some with `credence tools add --jsonl FILE`\n',
+    );
+    const catalogue = [
+      { id: 'write_file', description: 'Write text to a file\non disk' },
+      { id: 'read_file', description: 'Read a file' },
+    ];
+    credence(db, ['tools', 'add', '--jsonl', '-'], catalogue.map((t) => JSON.stringify(t)).join('\n'));
+    credence(
+      db,
+      ['record', '--jsonl', '-'],
+      `${JSON.stringify({ intent: 'x', calls: [{ tool: 'stat', status: 'success' }] })}\n`,
+    );
+    const listed = credence(db, ['tools']);
+    expect({ code: listed.code, stdout: listed.stdout }).toEqual({
+      code: 0,
+      stdout: 'read_file  Read a file\nstat  (no description)\nwrite_file  Write text to a file\n3 tool(s)\n',
+    });
+    expect(credence(db, ['tools', 'list']).stdout).toBe(listed.stdout);
+    expect(JSON.parse(credence(db, ['tools', 'list', '--json']).stdout).map((t: { id: string }) => t.id)).toEqual([
+      'read_file',
+      'stat',
+      'write_file',
+    ]);
+    const typo = credence(db, ['tools', 'lsit']);
+    expect({ code: typo.code, stderr: typo.stderr }).toEqual({
+      code: 2,
+      stderr: 'credence: unknown command "tools lsit": tools takes list, add or search\n',
+    });
+  });
+
   it('rejects a time that is not an ISO date, naming the field', () => {
     const r = credence(
       join(dir, 'dates.db'),
