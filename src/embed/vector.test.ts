@@ -11,6 +11,17 @@ describe('cosine', () => {
     expect(cosine(a, a)).toBeCloseTo(1, 6);
   });
 
+  it('is never beyond ±1, though float32 sums of a unit vector with itself come out above 1 (walk 14)', () => {
+    const a = l2Normalize(Float32Array.of(3, 4));
+    expect(cosine(a, a)).toBe(1);
+    expect(
+      cosine(
+        a,
+        Float32Array.from(a, (x) => -x),
+      ),
+    ).toBe(-1);
+  });
+
   it('is 0 when either vector is the zero vector', () => {
     expect(cosine(new Float32Array(3), l2Normalize(Float32Array.of(1, 2, 3)))).toBe(0);
     expect(cosine(new Float32Array(3), new Float32Array(3))).toBe(0);

@@ -6,7 +6,7 @@
 import { CredenceError } from '../core/errors.js';
 
 /**
- * Cosine similarity of two L2-normalised vectors: their dot product; 0 when either is a zero vector.
+ * Cosine similarity of two L2-normalised vectors: their dot product, within [−1, 1]; 0 when either is a zero vector.
  * @throws CredenceError INVALID_INPUT when the lengths differ.
  */
 export function cosine(a: Float32Array, b: Float32Array): number {
@@ -17,7 +17,8 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   }
   let dot = 0;
   for (let i = 0; i < a.length; i += 1) dot += (a[i] as number) * (b[i] as number);
-  return dot;
+  // Float32 rounding can take the dot product of unit vectors a few ulps past ±1: a cosine is never beyond.
+  return dot > 1 ? 1 : dot < -1 ? -1 : dot;
 }
 
 /** Scales `v` to unit length in place and returns it; a zero vector stays zero. */

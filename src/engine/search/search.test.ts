@@ -341,6 +341,39 @@ describe('search and DAG edge cases', () => {
     await credence.close();
   });
 
+  // Walk 14 (item 10): float32 sums made the cosine of a unit vector with itself 1.0000000037, and the past run's
+  // similarity and the memory's strength for the same intent came out above 1.
+  it('never gives a past run a similarity above 1, nor the memory a strength above 1', async () => {
+    // 0.6 and 0.8 in float32 are a little above both: the float32 vector's dot product with itself is 1.00000005.
+    const unit: EmbeddingProvider = {
+      provider: 'ollama',
+      model: 'unit',
+      dimension: 2,
+      embed: async (texts) => texts.map(() => new Float32Array([0.6, 0.8])),
+    };
+    const credence = await engine(unit);
+    await credence.addTools([
+      { id: 'load', description: 'Load the data' },
+      { id: 'report', description: 'Write the report' },
+    ]);
+    const run = {
+      intent: 'load the data and write the report',
+      startedAt: T0,
+      calls: [
+        { tool: 'load', status: 'success' as const },
+        { tool: 'report', status: 'success' as const, consumes: [0] },
+      ],
+    };
+    for (let i = 0; i < 3; i += 1) await credence.recordExecution(run);
+    const s = await credence.suggestDag(run.intent, { selection: 'fusion' });
+    const similarities = s.memory?.neighbours.map((n) => n.similarity) ?? [];
+    expect(similarities).toHaveLength(3);
+    expect(Math.max(...similarities, s.memory?.strength ?? 0)).toBe(1);
+    const searched = await credence.searchTools(run.intent);
+    expect(Math.max(...searched.map((r) => r.semantic))).toBeLessThanOrEqual(1);
+    await credence.close();
+  });
+
   // Walk 14 (item 7): the confidence was forced to 0 while the parts kept the seed's path strength of an empty DAG
   // (0.5 × 0.1 = 0.05), and nothing said why there was no DAG nor what to do.
   it('explicit_required: every part is 0, as the confidence, and it says why and what to do', async () => {

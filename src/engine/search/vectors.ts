@@ -75,16 +75,26 @@ export interface SimilarityScan {
   settle?(keys: Iterable<string>): Promise<void>;
 }
 
-/** The dot product of `q` with `dim` values of `data` from `base`, in one running sum (`similarityOf`). */
+/**
+ * A cosine as float32 sums give it, within [−1, 1]: two unit vectors' dot product can come out a few ulps past 1
+ * (1.0000000037 for a text and itself, walk 14), a similarity no score built on it (a past run's, the memory's
+ * strength) may carry.
+ */
+export const withinCosine = (s: number): number => (s > 1 ? 1 : s < -1 ? -1 : s);
+
+/**
+ * The dot product of `q` with `dim` values of `data` from `base`, in one running sum (`similarityOf`): a cosine of
+ * unit vectors, so within [−1, 1] ({@link withinCosine}).
+ */
 export function dotPlain(data: Float32Array, base: number, q: Float32Array, dim: number): number {
   let s = 0;
   for (let d = 0; d < dim; d += 1) s += (data[base + d] as number) * (q[d] as number);
-  return s;
+  return withinCosine(s);
 }
 
 /**
  * The same dot product in four running sums (`scanSimilar`): independent additions the CPU can
- * overlap (1.7× faster at 100k rows). Its rounding differs from `dotPlain` in the last bits.
+ * overlap (1.7× faster at 100k rows). Its rounding differs from `dotPlain` in the last bits; within [−1, 1] too.
  */
 export function dotUnrolled(data: Float32Array, base: number, q: Float32Array, dim: number): number {
   let s0 = 0;
@@ -100,7 +110,7 @@ export function dotUnrolled(data: Float32Array, base: number, q: Float32Array, d
     s3 += (data[base + d + 3] as number) * (q[d + 3] as number);
   }
   for (; d < dim; d += 1) s0 += (data[base + d] as number) * (q[d] as number);
-  return s0 + s1 + s2 + s3;
+  return withinCosine(s0 + s1 + s2 + s3);
 }
 
 /** Similarity of `query` to the rows of `ids` only (no scan of the whole matrix). */
