@@ -46,6 +46,20 @@ describe('standingFailures', () => {
     expect(standingFailures([call('a', 'failure'), call('a', 'success', 1)])).toEqual([]);
     expect(standingFailures([])).toEqual([]);
   });
+
+  it('lets the next call of another tool that did the same job make a failure good, as the graph reads a fallback', () => {
+    // A failed Grep, then filesystem:search_files for the same pattern: the alternative edge the graph learns.
+    const grep = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"TODO"}' };
+    const search = { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"TODO"}' };
+    expect(standingFailures([grep, search])).toEqual([]);
+    expect(runQuality({ calls: [grep, search] })).toBeCloseTo(0.5, 12);
+    // Another job after the failure, or one call between them, leaves it standing.
+    const mail = { tool: 'send_email', status: 'success' as const, input: '{"to":"ops@example.com"}' };
+    expect(standingFailures([grep, mail])).toEqual(['Grep']);
+    expect(standingFailures([grep, call('Read', 'success'), search])).toEqual(['Grep']);
+    // A partial fallback is no success.
+    expect(standingFailures([grep, { ...search, status: 'partial' as const }])).toEqual(['Grep']);
+  });
 });
 
 describe('runSucceeded', () => {

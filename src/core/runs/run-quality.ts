@@ -1,26 +1,25 @@
 /**
  * @module core/runs/run-quality
- * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow
- * run's, seed 002), else the mean of its calls' worth: a call that did not fail is worth its outcome confidence
- * relative to a clean success (OUTCOME_DEFAULTS.success), at most 1; a failed call is worth nothing (its seed
- * confidence, 0.3, says how far its output can be trusted, not that the run got anywhere). A run counts as a success
- * at quality ≥ 0.5: at least half its calls' worth.
- *
- * One rule for every surface (walk 14, item 2): a run left with a failure standing did not do what it was for, and
- * has a failure's quality, 0, whatever its other calls. A failure stands when a call failed and no later call of the
- * same tool did not fail (an agent's retry makes it good). The gateway's `execute_dag` (a task failed) and the
- * PocketFlow adapter (a node threw) already give such a run 0 as its own confidence; a run recorded with its calls
- * alone (`record`, `record_execution`, a gateway session, a Claude Code turn) now reads the same: fetch ok then
- * translate failed is a failure through all of them, where the mean alone (0.5) made it a success. Pure.
+ * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow run's, seed 002),
+ * else the mean of its calls' worth (a call that did not fail: its outcome confidence relative to a clean success, at
+ * most 1; a failed call: nothing), a success at quality ≥ 0.5. One rule for every surface (walk 14, item 2): a run
+ * left with a failure standing did not do what it was for and has a failure's quality, 0, as a stopped PocketFlow flow
+ * or an `execute_dag` run with a failed task already have ({@link StandingFailures}). Pure.
  */
 import type { CallStatus } from '../types.js';
+import { didSameJob } from '../graph/same-job.js';
 import { roundTo12 } from '../validate.js';
 import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
 
 /** A run as its quality reads it. */
 export interface QualityRun {
   readonly confidence?: number | undefined;
-  readonly calls: readonly { readonly tool: string; readonly status: CallStatus; readonly retries?: number }[];
+  readonly calls: readonly {
+    readonly tool: string;
+    readonly status: CallStatus;
+    readonly retries?: number;
+    readonly input?: string;
+  }[];
 }
 
 /** The quality at and above which a run counts as a success. */
@@ -54,16 +53,33 @@ export const qualityOfOutcomes = (sum: number, calls: number): number =>
 export const STOPPED_RUN_QUALITY: number = callOutcome({ status: 'failure' });
 
 /**
- * The tools whose latest call in the run failed, kept call by call: a failure stands until a later call of the same
- * tool does not fail. A run with one standing has {@link STOPPED_RUN_QUALITY}.
+ * The tools whose latest call in the run failed, kept call by call. A failure stands until a later call of the same
+ * tool does not fail (an agent's retry made it good), or the very next call, of another tool, succeeds doing the same
+ * job (core/graph/same-job: the fallback the tool graph learns as an `alternative` edge, a failed Grep then
+ * filesystem:search_files for the same pattern). fetch ok then translate failed is a failure through every surface
+ * (`record`, `record_execution`, a gateway session, a Claude Code turn), where the mean alone (0.5) made it a success.
+ * A run with one standing has {@link STOPPED_RUN_QUALITY}.
  */
 export class StandingFailures {
   readonly #tools = new Set<string>();
+  #previous: { readonly tool: string; readonly status: CallStatus; readonly input?: string } | undefined;
 
   /** Folds in the run's next call. */
-  add(call: { readonly tool: string; readonly status: CallStatus }): void {
-    if (call.status === 'failure') this.#tools.add(call.tool);
-    else this.#tools.delete(call.tool);
+  add(call: { readonly tool: string; readonly status: CallStatus; readonly input?: string }): void {
+    const previous = this.#previous;
+    this.#previous = call;
+    if (call.status === 'failure') {
+      this.#tools.add(call.tool);
+      return;
+    }
+    this.#tools.delete(call.tool);
+    if (
+      call.status === 'success' &&
+      previous?.status === 'failure' &&
+      previous.tool !== call.tool &&
+      didSameJob(previous, call)
+    )
+      this.#tools.delete(previous.tool);
   }
 
   /** How many tools have a failure standing. */
