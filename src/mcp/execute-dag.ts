@@ -1,13 +1,12 @@
 /**
  * @module mcp/execute-dag
- * The `execute_dag` tool (SPEC §5, §9). `{intent}` gives the DAG suggestion and runs it only when every
- * tool in it is a downstream `readOnlyHint` tool and its confidence, seed confidence (or, when that falls short, the
- * Wilson lower bound of its own workflow's record) and any learned probability reach the threshold (else says why
- * not); `arguments` gives tasks' arguments by task or tool id.
- * `{workflow: {tasks}}` is validated against the catalogue (errors name the problems; nothing runs) and run in
- * parallel layers (engine/workflow-exec), recorded as one execution that teaches only `dependency` edges (the order
- * across layers is nobody's choice), each call with the tasks it depended on (its learned workflow follows them).
- * Tasks that never reached their tool are not calls, but a run with a task not done is a failed run.
+ * The `execute_dag` tool (SPEC §5, §9). `{intent}` gives the DAG suggestion and runs it only when every tool in it is
+ * a downstream `readOnlyHint` tool and its confidence, seed confidence (or, short of it, the Wilson lower bound of its
+ * own workflow's record) and any learned probability reach the threshold (else says why not); `arguments` gives
+ * tasks' arguments by task or tool id. `{workflow: {tasks}}` is validated against the catalogue (nothing runs on an
+ * error) and run in parallel layers (engine/workflow-exec), recorded as one execution teaching only `dependency` edges
+ * (the order across layers is nobody's choice), each call with the tasks it depended on. Tasks that never reached
+ * their tool are not calls, but a run with a task not done is a failed run.
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

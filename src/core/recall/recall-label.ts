@@ -1,14 +1,12 @@
 /**
  * @module core/recall/recall-label
- * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's label is relative (any query's top
- * hit is "high"); here "high" also needs evidence, tuned on eval/: a share of the query's content words
- * (`minTermShare`), an embedding similarity (`minSimilarity`), and being the top result by a clear margin
- * (`score ≥ (1 + minMargin) × next`) or the only one. Otherwise it becomes "medium". A result holding none of
- * the query's words and below `minSimilarity` has no evidence at all: "low", whatever its rank (a result a link
- * of its life brought, a turn or a memory that replaced or was replaced by the match, keeps the link as its
- * evidence). A conversation's top turn is "high" from such a link, from most of the query's words and the margin, or,
- * for a question asking when, from being a change: it replaced an earlier turn of its speaker (issue 23). `mode:
- * 'seed'` gives the seed's behaviour exactly.
+ * Recall labels with evidence (seed 003, SPEC §8 decision). The seed's label is relative (any query's top hit is
+ * "high"); here "high" also needs evidence, tuned on eval/: a share of the query's content words (`minTermShare`), an
+ * embedding similarity (`minSimilarity`), and the top place by a clear margin (`score ≥ (1 + minMargin) × next`) or
+ * the only one; else "medium". A result with none of the query's words and below `minSimilarity` is "low" at any rank
+ * (a link of its life, a turn or memory that replaced or was replaced by the match, is its evidence). A conversation's
+ * top turn is "high" from such a link, most of the query's words and the margin, or, asked when, from being a change
+ * (it replaced an earlier turn of its speaker: issue 23). `mode: 'seed'` gives the seed's behaviour exactly.
  */
 import { labelAll } from './confidence-label.js';
 import { confidenceBand } from '../learning/bands.js';

@@ -1,13 +1,10 @@
 /**
  * @module core/recall/reported-turns
- * Turns that tell a named speaker's fact in another speaker's words (issue 23): "Quick gossip: Greta signed with
- * Veritas Freight. Parallax must be gutted.", said by Lucia, is about Greta when Greta herself named Parallax in a turn
- * of hers. No word list: what ties the report to the speaker is the conversation itself, a name the speaker said in
- * their own words. Not a report: a question, a turn addressed to the speaker ("Greta, how is Parallax?"), a reply to
- * the speaker (the turn right before it in its session is theirs: "So jealous Greta, Lyon looks gorgeous"), a turn in
- * the first person (its speaker speaks of themselves: "I joined the X club with Greta") or the second ("Greta you're
- * in Zed too?"), a turn naming two of the speakers (whose fact it tells is not clear), nor one naming only names the
- * speaker said already (no news of them). A speaker's own turn telling another's fact is the other's, not theirs.
+ * Turns that tell a named speaker's fact in another's words (issue 23): "Quick gossip: Greta signed with Veritas
+ * Freight. Parallax must be gutted.", said by Lucia, is about Greta when Greta named Parallax in a turn of hers. No word
+ * list: the tie is the conversation itself, a name the speaker said in their own words. Not a report: a question, a
+ * turn addressed to or replying to the speaker, one in the first or second person, one naming two speakers, or one
+ * naming only what the speaker said already (no news). A speaker's own turn telling another's fact is the other's.
  * Pure.
  */
 import { addressee, knownNames, namesIn, words } from './memory-life.js';
