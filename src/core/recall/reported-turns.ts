@@ -1,11 +1,11 @@
 /**
  * @module core/recall/reported-turns
- * Turns that tell a named speaker's fact in another's words (issue 23): "Quick gossip: Greta signed with Veritas
- * Freight. Parallax must be gutted.", said by Lucia, is about Greta when Greta named Parallax in a turn of hers. No word
- * list: the tie is the conversation itself, a name the speaker said in their own words. Not a report: a question, a
- * turn addressed to or replying to the speaker, one in the first or second person, one naming two speakers, or one
- * naming only what the speaker said already (no news). A speaker's own turn telling another's fact is the other's.
- * Pure.
+ * Turns that tell a named speaker's fact in another's words (issue 23): "Quick gossip: Greta signed with
+ * Veritas Freight. Parallax must be gutted.", said by Lucia, is about Greta when Greta named Parallax in a turn of
+ * hers. No word list: the tie is the conversation itself, a name the speaker said in their own words. Not a report:
+ * a question, a turn addressed to or replying to the speaker, one in the first or second person, one naming two
+ * speakers, or one naming only what the speaker said already (no news). A speaker's own turn telling another's fact
+ * is the other's. Pure.
  */
 import { addressee, knownNames, namesIn, words } from './memory-life.js';
 

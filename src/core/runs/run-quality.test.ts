@@ -47,7 +47,7 @@ describe('standingFailures', () => {
     expect(standingFailures([])).toEqual([]);
   });
 
-  it('lets the next call of another tool that did the same job make a failure good, as the graph reads a fallback', () => {
+  it('lets the next call of another tool doing the same job make a failure good (a fallback, to the graph)', () => {
     // A failed Grep, then filesystem:search_files for the same pattern: the alternative edge the graph learns.
     const grep = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"TODO"}' };
     const search = { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"TODO"}' };
