@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { movableProjects } from '../../../test/projects.js';
 import type { ObservationType } from '../../core/types.js';
 import { openCredence } from '../engine.js';
+import { openSqliteStore } from '../../store/sqlite/index.js';
+import { wordVectorProvider } from '../../embed/word-vectors.js';
 import { generateHabitStream } from '../../../eval/habits/stream.js';
 import { DEV_PHRASING, HELD_OUT_PHRASING } from '../../../eval/habits/phrasing.js';
 import { habitObservations } from '../../../bench/evolve-engine.js';
@@ -312,5 +314,36 @@ describe('evolve checks its folders first', () => {
     symlinkSync(join(root, 'inside'), join(root, 'linkinside'));
     expect((await c.evolve({ skillsDir: 'linkinside' })).skillsUpdated).toHaveLength(1);
     rmSync(outside, { recursive: true, force: true });
+  });
+});
+
+describe('evolve embeds what it reads', () => {
+  it('embeds each distinct text once: a habit said again and again is one text to embed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'credence-evolve-embed-'));
+    mkdirSync(join(root, '.git'));
+    const table = wordVectorProvider();
+    const calls: string[][] = [];
+    const embedder = {
+      ...table,
+      embed: async (texts: readonly string[]) => (calls.push([...texts]), table.embed(texts)),
+    };
+    const c = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 's',
+      now: T0,
+      cwd: root,
+      embedder,
+    });
+    const said = ['Use pnpm for installs', 'Run the tests before you commit', 'Keep commits small'];
+    await c.observe(said.flatMap((text, k) => [0, 1, 2, 3].map((n) => obs(text, 0.7, 10 - k - n / 4, 'preference'))));
+    calls.length = 0;
+    const report = await c.evolve();
+    expect(report.observations).toBe(12);
+    // The observations are embedded in one call (as grouping reads them), each of the 3 texts once.
+    const read = calls.find((texts) => texts.length > 1);
+    expect(read).toEqual(said);
+    for (const texts of calls) expect(new Set(texts).size).toBe(texts.length);
+    await c.close();
+    rmSync(root, { recursive: true, force: true });
   });
 });

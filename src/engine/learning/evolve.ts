@@ -227,9 +227,13 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   const notRead = await observationsNotRead(ctx, now - sinceMs, observations.length, new Set(also.map((o) => o.id)));
   // Embedded without file paths and numbers (patternText), as the grouping reads them. Not stored:
   // recall keeps its own vectors of the full observations, and the default table embeds fast.
-  const embedded =
-    observations.length === 0 ? [] : await ctx.embedder.embed(observations.map((o) => patternText(o.observation)));
-  const vectors = new Map(observations.map((o, i) => [o.id, embedded[i] as Float32Array]));
+  const vectors =
+    observations.length === 0
+      ? new Map<string, Float32Array>()
+      : await embedTexts(
+          ctx.embedder,
+          observations.map((o) => [o.id, patternText(o.observation)]),
+        );
   const items = observations.map((o) => ({
     id: o.id,
     text: o.observation,
@@ -1330,12 +1334,18 @@ function ruleText(members: readonly ObservationRecord[], representative: string)
   return chosen?.observation;
 }
 
+/**
+ * The vectors of texts by id, each distinct text embedded once (a habit repeats its wordings: the 10,000 observations
+ * of the habit stream hold fewer than 3,000 texts); ids with the same text share its vector, which nothing changes.
+ */
 async function embedTexts(
   embedder: EmbeddingProvider,
   entries: readonly [string, string][],
 ): Promise<Map<string, Float32Array>> {
-  const vectors = await embedder.embed(entries.map(([, text]) => text));
-  return new Map(entries.map(([id], i) => [id, vectors[i] as Float32Array]));
+  const slotOf = new Map<string, number>();
+  for (const [, text] of entries) if (!slotOf.has(text)) slotOf.set(text, slotOf.size);
+  const vectors = await embedder.embed([...slotOf.keys()]);
+  return new Map(entries.map(([id, text]) => [id, vectors[slotOf.get(text) as number] as Float32Array]));
 }
 
 /** Instincts and skills join recall as memories, with their stored confidence and their file. */
