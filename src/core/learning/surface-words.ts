@@ -21,12 +21,20 @@ export function surfaceWords(terms: readonly string[], texts: readonly string[])
     words.set(word, (words.get(word) ?? 0) + 1);
     seen.set(term, words);
   };
+  // The term of each distinct word, read once: the wordings of one habit repeat most of their words.
+  const termOf = new Map<string, string | undefined>();
+  const termOfWord = (word: string): string | undefined => {
+    if (!termOf.has(word)) {
+      const made = observationTerms(word);
+      termOf.set(word, made.length === 1 ? made[0] : undefined);
+    }
+    return termOf.get(word);
+  };
   const written: string[] = [];
   for (const text of texts)
     for (const word of splitWords(text)) {
       written.push(word);
-      const made = observationTerms(word);
-      const term = made.length === 1 ? made[0] : undefined;
+      const term = termOfWord(word);
       if (term !== undefined && wanted.has(term)) count(term, word);
     }
   // A term stemmed without the aliases ("retri" of an identifier's "retries"): the written word it begins.
