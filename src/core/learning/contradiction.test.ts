@@ -51,6 +51,17 @@ function contradictionsOf(group: ContradictionItem[], extra: ContradictionItem[]
 }
 
 describe('assertionOf', () => {
+  it('reads a text once per list of conventions, as the contradiction reader does (a skill name reads it too)', () => {
+    const text = 'Use named exports, no default exports';
+    const read = assertionOf(text);
+    expect(assertionOf(text)).toBe(read);
+    expect(read.favoured.get('exports')).toEqual(new Set(['named exports']));
+    // Another list of the same conventions reads the text alike, on its own.
+    const copy = [...OPPOSITE_CONVENTIONS];
+    expect(assertionOf(text, copy)).not.toBe(read);
+    expect(assertionOf(text, copy)).toEqual(read);
+  });
+
   it('reads a negation over topical words as a negative polarity', () => {
     expect(assertionOf('Do not run tests before commit').polarity).toBe(-1);
     expect(assertionOf("Don't split the work into small commits").polarity).toBe(-1);

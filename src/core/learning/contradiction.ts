@@ -638,9 +638,12 @@ function termsOfWord(word: string, stem: string, families: FamilyIndex, active: 
   return out;
 }
 
-/** The assertion of `text` under the given families (exported for tests and reports). */
+/**
+ * The assertion of `text` under the given families (exported for tests and reports; a skill's name reads it), as
+ * `detectContradictions` reads it: the families indexed once per list, the text's assertion kept (`analysisOf`).
+ */
 export function assertionOf(text: string, conventions: readonly ConventionFamily[] = OPPOSITE_CONVENTIONS): Assertion {
-  return analyse(text, indexFamilies(conventions));
+  return analysisOf(conventions)(text);
 }
 
 /**
