@@ -929,12 +929,17 @@ export function readAddedContext(texts: readonly string[], known?: readonly stri
     known === undefined ? addedPhrases(sequences, sets, names) : new Set(known.filter((t) => ids.has(t)).map(idOf));
   const slot = contextSlots(sequences, sets, context, (u) => (said[u] as number) >= SLOT_REPEATS, genericIn(names));
   const terms = new Set([...context].map((t) => names[t] as string));
+  // Each text's slot read once: a reader asks it of the same label and learned texts pair after pair.
+  const slots = new Map<string, string | undefined>();
   return {
     terms,
     slotOf: (text) => {
       if (terms.size === 0) return undefined;
-      const t = slot(groupingTermSequence(text).map((term) => ids.get(term) ?? -1));
-      return t === undefined ? undefined : names[t];
+      if (!slots.has(text)) {
+        const t = slot(groupingTermSequence(text).map((term) => ids.get(term) ?? -1));
+        slots.set(text, t === undefined ? undefined : names[t]);
+      }
+      return slots.get(text);
     },
   };
 }
