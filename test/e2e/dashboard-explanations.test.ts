@@ -462,4 +462,89 @@ const executablePath = chromiumFor('dashboard explanation tests');
       await page.close();
     }
   });
+  it("tells recalled memories apart on the Ask page: each one's text, date and life, its parts as values", async () => {
+    // Walk 15, item 9: two decisions titled alike and a speaker's turns showed as the same title, no status, and
+    // parts.via printed as [object Object].
+    const at = '2026-10-01T10:00:00Z';
+    const remember = (now: string, title: string, text: string) =>
+      run(['remember', '--now', now, '--category', 'decision', '--title', title, text], undefined, 'p1');
+    remember('2025-05-10T10:00:00Z', 'Frontend framework', 'We build the frontend with Angular.');
+    remember('2025-11-03T10:00:00Z', 'Frontend framework', 'We switched the frontend to React.');
+    remember('2026-03-01T10:00:00Z', 'Deploy target', 'Production deploys go to the Frankfurt region on AWS.');
+    remember('2026-03-02T10:00:00Z', 'Deploy target', 'Production deploys go to the Dublin region on AWS.');
+    const turns = [
+      ['s1', '2026-01-05T09:00:00Z', 'I live in Lisbon and I work at Northwind as a backend engineer.'],
+      ['s2', '2026-05-20T18:00:00Z', 'Big news: I moved to Denver last week.'],
+      ['s2', '2026-05-20T18:01:00Z', 'And I left Northwind, now I work at Initech.'],
+    ].map(([session, when, text]) => JSON.stringify({ speaker: 'Ana', session, at: when, text }));
+    run(['remember', '--jsonl', '-'], `${turns.join('\n')}\n`, 'c1');
+    const here = await serve(['--now', at, '--token', TOKEN], 'p1');
+    type Memory = {
+      id: string;
+      title: string;
+      snippet: string;
+      status: string;
+      times: { at: string };
+      life?: { supersededBy?: string; conflictsWith?: string[] };
+      parts: Record<string, unknown>;
+    };
+    const asked = async (q: string, scope: string) =>
+      (
+        (await (
+          await fetch(`${here}/api/ask?q=${encodeURIComponent(q)}&scope=${scope}`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          })
+        ).json()) as { memories: Memory[] }
+      ).memories;
+    const questions = [
+      { q: 'what frontend framework did we use in 2025?', scope: 'p1' },
+      { q: 'where do production deploys go?', scope: 'p1' },
+      { q: 'Where does Ana work?', scope: 'c1' },
+    ];
+    const seen = new Set<string>();
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      for (const { q, scope } of questions) {
+        const memories = await asked(q, scope);
+        const page = await open(`/ask?q=${encodeURIComponent(q)}&scope=${scope}#token=${TOKEN}`, size, here);
+        await marker(page, 'askResults');
+        const rows = await page.locator('#ask-memories tbody tr').evaluateAll((trs) =>
+          trs.map((tr) => {
+            const cells = (tr as unknown as { children: ArrayLike<{ textContent: string | null }> }).children;
+            return { memory: cells[1]?.textContent ?? '', parts: cells[6]?.textContent ?? '' };
+          }),
+        );
+        expect(rows.length).toBe(memories.length);
+        for (const [i, m] of memories.entries()) {
+          const row = rows[i] as { memory: string; parts: string };
+          expect(row.memory).toContain(m.snippet);
+          expect(row.memory).toContain(m.times.at.replace('T', ' ').slice(0, 16));
+          if (m.status === 'superseded') expect(row.memory).toContain(`superseded by ${m.life?.supersededBy}`);
+          if (m.status === 'conflict') expect(row.memory).toContain(`in conflict with ${m.life?.conflictsWith?.[0]}`);
+          seen.add(m.status);
+          expect(row.parts).not.toContain('[object Object]');
+          const via = m.parts.via as { id: string; how: string } | undefined;
+          if (via !== undefined) expect(row.parts).toContain(`via={id: ${via.id}, how: ${via.how}}`);
+          if (via !== undefined) seen.add('via');
+        }
+        // No two rows alike: the same title, told apart by text, date and life.
+        expect(new Set(rows.map((r) => r.memory)).size).toBe(rows.length);
+        const widths = await page.evaluate(() => ({
+          page: (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+            .documentElement.scrollWidth,
+          view: (globalThis as unknown as { innerWidth: number }).innerWidth,
+        }));
+        expect(widths.page).toBeLessThanOrEqual(widths.view);
+        await page.screenshot({
+          path: join(shots, `explain-ask-memories-${scope}-${size.width}x${size.height}.png`),
+          fullPage: true,
+        });
+        await page.close();
+      }
+    }
+    // The questions met each life the page must tell: current, superseded, in conflict, and a part that is an object.
+    expect([...seen].sort()).toEqual(['conflict', 'current', 'superseded', 'via']);
+  });
 });

@@ -83,10 +83,34 @@
   const band = (name) => h('span', { class: `band band-${name}` }, name);
   // A table in a frame that scrolls sideways when the table is wider than the page (a phone): the page never does.
   const tableOf = (attrs, ...children) => h('div', { class: 'table-wrap' }, h('table', attrs, ...children));
+  // A part's value as text: a number formatted, an object (parts.via {id, how}, newerValue, …) as its own fields.
+  const partText = (v) =>
+    typeof v === 'number'
+      ? fmt(v)
+      : Array.isArray(v)
+        ? `[${v.map(partText).join(', ')}]`
+        : v !== null && typeof v === 'object'
+          ? `{${Object.entries(v)
+              .map(([k, x]) => `${k}: ${partText(x)}`)
+              .join(', ')}}`
+          : String(v);
   const partsText = (parts) =>
     Object.entries(parts || {})
-      .map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : String(v)}`)
+      .map(([k, v]) => `${k}=${partText(v)}`)
       .join('  ');
+  // A recalled memory's date (when it became true) and life: current, superseded by which and when, in conflict.
+  const memoryLife = (r) => {
+    const life = r.life || {};
+    const status =
+      r.status === 'superseded'
+        ? `superseded${life.supersededBy ? ` by ${life.supersededBy}` : ''}${
+            r.times?.validTo ? `, ${when(r.times.validTo)}` : ''
+          }`
+        : r.status === 'conflict'
+          ? `in conflict${life.conflictsWith?.length ? ` with ${life.conflictsWith.join(', ')}` : ''}`
+          : r.status;
+    return [when(r.times?.at), status, r.id].filter(Boolean).join(' · ');
+  };
   const withScope = (path) => {
     if (!scope) return path;
     return `${path}${path.includes('?') ? '&' : '?'}scope=${encodeURIComponent(scope)}`;
@@ -1973,8 +1997,8 @@
                   h('td', { class: 'num' }, i + 1),
                   h(
                     'td',
-                    {},
-                    r.title,
+                    { class: 'memory' },
+                    h('b', {}, r.title),
                     r.repeats > 1
                       ? h(
                           'span',
@@ -1984,6 +2008,8 @@
                             : ` · ${r.repeats} ${r.kind}s with this text`,
                         )
                       : null,
+                    r.snippet ? h('div', { class: 'snippet' }, r.snippet) : null,
+                    h('div', { class: `memory-life status-${r.status}` }, memoryLife(r)),
                   ),
                   h('td', {}, r.kind),
                   h(
