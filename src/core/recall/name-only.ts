@@ -8,6 +8,7 @@
  * through the links it brings. No word list: the question's own words and the turns'. Pure.
  */
 import { queryTermShare } from '../text/term-weights.js';
+import type { RecallLabel } from './recall-label.js';
 import { isStopWord, namesIn, norm, statesOwnFact, words } from './memory-life.js';
 
 export interface NameOnlyCandidate {
@@ -79,6 +80,18 @@ export function nameOnlyMatches(
       ratios.set(c.key, 0);
     }
   return { ratios, bare, common };
+}
+
+/**
+ * The label of a named speaker's turn found by the name alone (walk 15, item 8: "Does Ana like tennis?" gave three
+ * of Ana's turns "medium", and the prompt hook passed them to the agent): the name says whose turn it is, not that it
+ * answers, so such a turn's "medium" is "low" unless `backed` (a link of its life to a match, or, for a question asking
+ * when, the change it made). "High" needs its own evidence (core/recall/recall-label) and is left as it is.
+ */
+export function nameOnlyLabel(label: RecallLabel, backed: boolean): RecallLabel {
+  if (backed || label.label !== 'medium') return label;
+  const why = "only the speaker's name the question names: none of its other words, no link of its life to a match";
+  return { ...label, label: 'low', withheld: label.withheld === undefined ? why : `${label.withheld}; ${why}` };
 }
 
 /** A turn opening "Word, …" or closing "…, Word." with a capitalised word, no stop word ("Yes, …" states a fact). */

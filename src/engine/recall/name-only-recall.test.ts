@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine.js';
 import { openSqliteStore } from '../../store/sqlite/index.js';
+import { promptContext } from '../../hooks/prompt.js';
 
 const DAY = 86_400_000;
 const START = Date.parse('2025-03-01T18:00:00Z');
@@ -142,6 +143,45 @@ describe('a named speaker’s turns found by the name alone, beside another spea
     // Scored against Devi's own best hit, her pilot turn's ratio is no longer Mira's "teach" match's small share.
     expect(of(devi)?.parts.bm25Relative).toBeGreaterThan(of(mira)?.parts.speakerFactor as number);
     expect(rs[0]?.id).toBe(devi);
+    await cr.close();
+  });
+});
+
+describe('a named speaker’s turns matching nothing of the question but the name (walk 15, item 8)', () => {
+  const walk = async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    let clock = Date.parse('2026-01-05T09:00:00Z');
+    const cr = await openCredence({ store, scope: 'c', now: () => clock });
+    const turn = (speaker: string, session: string, at: string, text: string, index: number) => ({
+      speaker,
+      session,
+      index,
+      at: Date.parse(at),
+      text,
+    });
+    await cr.remember([
+      turn('Ana', 's1', '2026-01-05T09:00:00Z', 'I live in Lisbon and I work at Northwind as a backend engineer.', 0),
+      turn('Ben', 's1', '2026-01-05T09:01:00Z', 'Nice! I work at Globex, on the payments team.', 1),
+      turn('Ana', 's1', '2026-01-05T09:02:00Z', 'The deploy script lives in the ops folder by the way.', 2),
+      turn('Ana', 's2', '2026-05-20T18:00:00Z', 'Big news: I moved to Denver last week.', 0),
+      turn('Ana', 's2', '2026-05-20T18:01:00Z', 'And I left Northwind, now I work at Initech.', 1),
+    ]);
+    clock = Date.parse('2026-10-01T10:00:00Z');
+    return { store, cr, now: clock };
+  };
+
+  it('are "low", with and without similarity, so the prompt hook gives the agent none of them', async () => {
+    const { store, cr, now } = await walk();
+    for (const bm25Weight of [undefined, 1]) {
+      const rs = await cr.recall('Does Ana like tennis?', { limit: 10, track: false, bm25Weight });
+      expect(rs.length).toBeGreaterThan(0);
+      expect(rs.map((r) => r.label)).toEqual(rs.map(() => 'low'));
+      expect(rs.every((r) => r.parts.withheld?.includes("only the speaker's name") === true)).toBe(true);
+    }
+    expect((await promptContext(store, 'c', 'Does Ana like tennis?', now)).context).toBe('');
+    // A turn holding another word of the question keeps its label.
+    const work = await cr.recall('Where does Ana work?', { limit: 10, track: false });
+    expect(work[0]?.label).not.toBe('low');
     await cr.close();
   });
 });

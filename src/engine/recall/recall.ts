@@ -24,7 +24,7 @@ import {
   words,
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
-import { nameOnlyMatches } from '../../core/recall/name-only.js';
+import { nameOnlyLabel, nameOnlyMatches } from '../../core/recall/name-only.js';
 import { reportedTurns, type ReportedTurn } from '../../core/recall/reported-turns.js';
 import {
   asksForSeveral,
@@ -470,8 +470,8 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const ownBest = Math.max(0, ...[...bm25].filter(([k2]) => !othersTurn(k2)).map(([, b]) => Math.abs(b)));
   const scale = named.size === 0 || ownBest === 0 ? best : ownBest;
   // The named speakers' turns BM25 found by the name alone: the rest of the score orders them (core/recall/name-only).
-  const nameOnly = nameOnlyMatches(
-    (w < 1 && named.size > 0 ? candidates : []).map((k2) => {
+  const byNameAlone = nameOnlyMatches(
+    (named.size > 0 ? candidates : []).map((k2) => {
       const item = items.get(k2);
       const raw = bm25.get(k2);
       return {
@@ -481,10 +481,12 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ratio: raw === undefined || scale === 0 ? undefined : Math.min(1, Math.abs(raw) / scale),
       };
     }),
-    w < 1 ? named : NONE_NAMED,
+    named,
     [...named].flatMap(speakerWords),
     [...new Set([...q.terms, ...q.phrases.flat()])],
   );
+  // Ranked by the rest of the score only with similarity beside BM25; labelled low with BM25 alone too (below).
+  const nameOnly = w < 1 ? byNameAlone : nameOnlyMatches([], NONE_NAMED, [], []);
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
   // The named speaker's turns added for the kind of value asked (below), with the values they hold: none matched the
   // question's words (`bm25Relative` 0); they are scored with a turn, as a turn linked is.
@@ -813,13 +815,15 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   // Labels are given over the whole ranked pool, so the margin is to the next candidate, whatever the limit; a
   // result's label reads its own share of the query's words and similarity, and the scores after it.
   const shares = scored.map((s) => termShare(queryWords, s.item));
+  const hasLink = (s: { via?: Pick<Link, 'id' | 'how'> }) =>
+    s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id));
   const labels = recallLabels(
     ranked.map((s, i) => ({
       score: s.score,
       termShare: shares[i] ?? 0,
       similarity: s.similarity,
       turn: s.item.life?.turn !== undefined,
-      linked: s.via !== undefined && s.via.how !== 'sameFact' && !nameOnly.bare.has(recallKey('memory', s.via.id)),
+      linked: hasLink(s),
       // A question asking when: whether the turn replaced one of its speaker's (the change asked for).
       ...(asked.asksWhen ? { change: (s.item.life?.supersedes?.length ?? 0) > 0 } : {}),
     })),
@@ -830,7 +834,11 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     scored.map((s) => s.item),
   );
   return scored.map((s, i) => {
-    const found = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    const evidence = labels[i] ?? { label: 'low' as const, seedLabel: 'low' as const };
+    // A named speaker's turn holding none of the question's other words: nothing in it answers (walk 15, item 8).
+    const found = byNameAlone.ratios.has(s.item.key)
+      ? nameOnlyLabel(evidence, hasLink(s) || (asked.asksWhen && (s.item.life?.supersedes?.length ?? 0) > 0))
+      : evidence;
     const learned = (s.item.kind === 'skill' || s.item.kind === 'instinct') && s.item.confidence !== undefined;
     const label = learned ? capLearnedLabel(found, s.item.confidence as number) : found;
     const olderOf = older.get(s.item.key);
