@@ -453,6 +453,13 @@ export function runStoreContract(options: StoreContractOptions): void {
           expect(await store.listFeedback(scope)).toHaveLength(1);
           expect((await store.counts(scope)).calls).toBe(1);
         }
+        // Deleting some events of a target leaves its others, and those of its id on another target, alone.
+        await store.insertFeedback('p', { id: 'fb-2', targetId: 'i1', kind: 'contradiction', at: T0 });
+        await store.insertFeedback('p', { id: 'fb-3', targetId: 's1', kind: 'contradiction', at: T0 });
+        expect(await store.deleteFeedback('p', 'i1', ['fb-2', 'fb-3', 'fb-9'])).toBe(1);
+        expect(await store.deleteFeedback('p', 'i1', [])).toBe(0);
+        expect((await store.listFeedback('p')).map((f) => f.id)).toEqual(['fb-1', 'fb-3']);
+        expect(await store.deleteFeedback('p', 's1')).toBe(1);
         // Deleting one target's feedback leaves another scope's alone.
         expect([await store.deleteFeedback('p', 'i1'), await store.deleteFeedback('p', 'i1')]).toEqual([1, 0]);
         expect([(await store.listFeedback('p')).length, (await store.listFeedback('q')).length]).toEqual([0, 1]);

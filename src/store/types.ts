@@ -849,8 +849,11 @@ export interface FeedbackStore {
   /** Records a feedback event once; the same id twice is a duplicate, not a second event. */
   insertFeedback(scope: string, feedback: FeedbackRecord): Promise<InsertReport>;
   listFeedback(scope: string, targetId?: string): Promise<FeedbackRecord[]>;
-  /** Deletes the feedback events on `targetId` (a forgotten instinct or skill); returns how many went. */
-  deleteFeedback(scope: string, targetId: string): Promise<number>;
+  /**
+   * Deletes the feedback events on `targetId` (a forgotten instinct or skill), or only those of them whose id is in
+   * `ids` (contradictions a changed mind reversed, evolve); returns how many went.
+   */
+  deleteFeedback(scope: string, targetId: string, ids?: readonly string[]): Promise<number>;
 }
 
 /** Runs and observations of a scope per day back from an instant (the dashboard's timeline). */

@@ -1606,11 +1606,11 @@ export class PgStore implements Store {
     return rows.map(toFeedback);
   }
 
-  async deleteFeedback(scope: string, targetId: string): Promise<number> {
-    const result = await this.#pool.query('DELETE FROM feedback WHERE scope = $1 AND target_id = $2', [
-      scope,
-      targetId,
-    ]);
+  async deleteFeedback(scope: string, targetId: string, ids?: readonly string[]): Promise<number> {
+    const result = await this.#pool.query(
+      'DELETE FROM feedback WHERE scope = $1 AND target_id = $2 AND ($3::text[] IS NULL OR id = ANY($3::text[]))',
+      [scope, targetId, ids === undefined ? null : [...ids]],
+    );
     return result.rowCount ?? 0;
   }
 

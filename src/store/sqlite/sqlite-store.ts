@@ -1712,10 +1712,14 @@ export class SqliteStore implements Store {
     return rows.map(toFeedback);
   }
 
-  async deleteFeedback(scope: string, targetId: string): Promise<number> {
-    return this.#stmt('DELETE FROM feedback WHERE scope = @scope AND target_id = @target').run({
+  async deleteFeedback(scope: string, targetId: string, ids?: readonly string[]): Promise<number> {
+    return this.#stmt(
+      'DELETE FROM feedback WHERE scope = @scope AND target_id = @target ' +
+        'AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))',
+    ).run({
       scope,
       target: targetId,
+      ids: ids === undefined ? null : JSON.stringify(ids),
     }).changes;
   }
   // ---- hook queue ----------------------------------------------------------------------------
