@@ -3,10 +3,11 @@
  * reversal takes 0.3 from the old skill, whatever else its group holds, the old skill is withdrawn below 0.5, and the
  * new rule is learned as a pattern of its own once said three times; the report says what happened.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { movableProjects, userCorrection as said } from '../../../test/projects.js';
+import { sessionContext } from '../../hooks/context.js';
 import { formatEvolveReport } from './evolve.js';
 
 const DAY = 86_400_000;
@@ -89,6 +90,89 @@ describe('a rule the user reversed', () => {
       (x) => x.id === gitGrep,
     );
     expect(new Set(record?.evidence.map((id) => id))).toHaveProperty('size', 3);
+  });
+
+  it('changed back (review D, item 4): said 3 times since the last change, the rule is learned again', async () => {
+    // Before the machine's clock: the last run is a month after the first.
+    const T1 = Date.parse('2026-10-01T09:00:00Z');
+    const BACK = [
+      'actually, go back to tabs, not spaces',
+      'use tabs, not spaces again',
+      'no, use tabs instead of spaces',
+    ];
+    const { root, store, at } = setup();
+    const first = await at(T1 + 2 * DAY + 3_600_000);
+    await first.observe(TABS.map((text, k) => said(text, T1 + k * DAY)));
+    const tabs = (await first.evolve({ skillsDir: 'skills' })).skillsUpdated[0];
+    const later = await at(T1 + 14 * DAY + 3_600_000);
+    await later.observe(SPACES.map((text, k) => said(text, T1 + 14 * DAY + k * 60_000)));
+    const spaces = (await later.evolve({ skillsDir: 'skills' })).skillsUpdated.find((k) => k.id !== tabs?.id);
+    expect(spaces?.confidence).toBeGreaterThan(0.9);
+    const contradictionsOn = async (id: string | undefined) =>
+      (await store.listFeedback('s', id as string)).filter((f) => f.kind === 'contradiction').map((f) => f.note);
+    expect(await contradictionsOn(tabs?.id)).toEqual(SPACES);
+
+    // Tabs again, said twice: each takes its 0.3 from spaces; tabs, said only twice since, keeps its contradictions.
+    const twice = await at(T1 + 30 * DAY + 3_600_000);
+    await twice.observe(BACK.slice(0, 2).map((text, k) => said(text, T1 + 30 * DAY + k * 60_000)));
+    const notYet = await twice.evolve({ skillsDir: 'skills' });
+    expect(notYet.lifted).toBeUndefined();
+    expect(await contradictionsOn(tabs?.id)).toEqual(SPACES);
+    expect(await contradictionsOn(spaces?.id)).toEqual(BACK.slice(0, 2));
+
+    // The third time: spaces takes its last 0.3 and goes; the three reversals of tabs are lifted, tabs is learned.
+    const third = await at(T1 + 31 * DAY + 3_600_000);
+    await third.observe([said(BACK[2] as string, T1 + 31 * DAY)]);
+    const report = await third.evolve({ skillsDir: 'skills' });
+    const text = formatEvolveReport(report);
+    expect(text).toMatch(/skill spaces-prettier at 0\.01 below 0\.5; no file written/);
+    expect(await contradictionsOn(spaces?.id)).toEqual(BACK);
+    expect(report.lifted?.map((l) => [l.text, l.name, l.kind, l.before.toFixed(2), l.after.toFixed(2)])).toEqual([
+      [SPACES[0], 'tabs', 'skill', '0.10', '0.40'],
+      [SPACES[1], 'tabs', 'skill', '0.40', '0.70'],
+      [SPACES[2], 'tabs', 'skill', '0.70', '1.00'],
+    ]);
+    expect(text).toContain('### Contradictions lifted (3)');
+    expect(await contradictionsOn(tabs?.id)).toEqual([]);
+    const learned = report.skillsUpdated.find((k) => k.id === tabs?.id);
+    expect(learned?.confidence).toBeGreaterThanOrEqual(0.9);
+    // Loaded again: its file, without the lifted contradictions, and the session's context.
+    const file = readFileSync(join(root, learned?.file as string), 'utf8');
+    expect(file).toContain('Use tabs, not spaces.');
+    expect(file).not.toContain('prettier');
+    const context = await sessionContext(store, 's', { cwd: root, now: T1 + 31 * DAY + 7_200_000, env: {} });
+    expect(context).toContain('Use tabs, not spaces.');
+    expect(context).not.toContain('use spaces');
+    // The evolution log says what was lifted, with its step.
+    const log = readFileSync(join(root, '.credence/evolution.log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; id: string; detail: string })
+      .filter((e) => e.kind === 'contradiction-lifted');
+    expect(log.map((e) => [e.id, e.detail])).toEqual(
+      SPACES.map((s, k) => [
+        'tabs',
+        `+0.3 back: ${JSON.stringify(s)} (2026-10-15) reversed by "${learned?.rule}", said 3 times since ` +
+          `(${['0.10 → 0.40', '0.40 → 0.70', '0.70 → 1.00'][k]})`,
+      ]),
+    );
+
+    // A week later: nothing lifted or taken again, tabs stays learned, spaces withdrawn.
+    const again = await (await at(T1 + 38 * DAY)).evolve({ skillsDir: 'skills' });
+    expect(again.lifted).toBeUndefined();
+    expect(again.contradictions.filter((c) => c.applied !== undefined)).toEqual([]);
+    expect(await contradictionsOn(tabs?.id)).toEqual([]);
+    expect(await contradictionsOn(spaces?.id)).toEqual(BACK);
+    expect(existsSync(join(root, learned?.file as string))).toBe(true);
+
+    // Spaces once more: that one takes its 0.3 from tabs; the three tabs said since lifted the older ones for good.
+    const once = await at(T1 + 40 * DAY + 3_600_000);
+    await once.observe([said('use spaces, not tabs', T1 + 40 * DAY)]);
+    const last = await once.evolve({ skillsDir: 'skills' });
+    expect(last.contradictions.filter((c) => c.applied !== undefined).map((c) => [c.text, c.applied?.to])).toEqual([
+      ['use spaces, not tabs', tabs?.id],
+    ]);
+    expect(await contradictionsOn(tabs?.id)).toEqual(['use spaces, not tabs']);
   });
 
   it('both habits new in one run: what was said since is learned, what it replaced is held back', async () => {

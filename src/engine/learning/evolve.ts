@@ -15,6 +15,7 @@ import {
   type Contradiction,
 } from '../../core/learning/contradiction.js';
 import { applyFeedback, FEEDBACK_DELTAS } from '../../core/learning/feedback.js';
+import type { FeedbackKind } from '../../core/types.js';
 import { agedConfidence, groupConfidence, isSignificant } from '../../core/learning/learning-confidence.js';
 import {
   GENERIC_TERMS,
@@ -159,6 +160,25 @@ export interface EvolveReport {
     heldBack?: { before: number; after: number };
   }[];
   /**
+   * Contradictions an earlier run recorded that the user's newer words reversed (a changed mind changed back: the rule
+   * each lowered was said 3 times since it): each gives its 0.3 back (`before` → `after`, the confidence
+   * of `to`) and its event is deleted. Absent when none.
+   */
+  lifted?: {
+    /** The contradicting observation, its text and when it was said (ISO). */
+    id: string;
+    text: string;
+    at: string;
+    to: string;
+    kind: 'instinct' | 'skill';
+    /** The skill's name or the instinct's slug. */
+    name: string;
+    /** The rule said since, which reverses it. */
+    rule: string;
+    before: number;
+    after: number;
+  }[];
+  /**
    * Instincts and skills with rules that read like shell commands: stored, but left out of their
    * files, recall and the session context until the user confirms them (`credence feedback <id> --validated`).
    */
@@ -295,6 +315,23 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   };
   const writes: (() => Promise<void>)[] = [
     async () => {
+      // Contradictions reversed by the user's newer words go first: the files written after no longer cite them.
+      for (const to of new Set(lifted.map((f) => f.targetId)))
+        await store.deleteFeedback(
+          scope,
+          to,
+          lifted.filter((f) => f.targetId === to).map((f) => f.id),
+        );
+      for (const l of report.lifted ?? [])
+        appendEvolutionLog(options.layout, {
+          scope,
+          at: now,
+          kind: 'contradiction-lifted',
+          id: l.name,
+          detail:
+            `+${-FEEDBACK_DELTAS.contradiction} back: ${JSON.stringify(l.text)} (${l.at.slice(0, 10)}) reversed by ` +
+            `${JSON.stringify(l.rule)}, said ${CAMP_MIN} times since (${l.before.toFixed(2)} → ${l.after.toFixed(2)})`,
+        });
       for (const f of detected) await store.insertFeedback(scope, f);
       // Each contradiction applied is a line of the evolution log (walk 12, item 8), with what it took.
       for (const f of detected) {
@@ -400,6 +437,45 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       detected.push(record);
       return [id];
     });
+  // Contradictions an earlier run recorded that the user's newer words reverse (review D, item 4: the camp was said
+  // CAMP_MIN times since each, `reverses`): no longer counted by this run, deleted from the store by its first write,
+  // each said in the report and the evolution log with the confidence it gives back.
+  const lifted: FeedbackRecord[] = [];
+  const lift = (
+    to: string,
+    kind: 'instinct' | 'skill',
+    rule: string,
+    reverses: ReadonlySet<string> | undefined,
+    score: (events: readonly { id: string; kind: FeedbackKind }[]) => number,
+  ) => {
+    if (reverses === undefined) return;
+    const prefix = contradictionEventId(to, '');
+    const gone = feedback.filter(
+      (f) =>
+        f.targetId === to &&
+        f.kind === 'contradiction' &&
+        f.id.startsWith(prefix) &&
+        reverses.has(f.id.slice(prefix.length)) &&
+        !detected.includes(f),
+    );
+    if (gone.length === 0) return;
+    for (const f of gone) feedback.splice(feedback.indexOf(f), 1);
+    lifted.push(...gone);
+    const left = eventsOn(to);
+    const back = (k: number) => gone.slice(k).map((f) => ({ id: f.id, kind: f.kind }));
+    for (const [k, f] of gone.entries())
+      (report.lifted ??= []).push({
+        id: f.id.slice(prefix.length),
+        text: f.note ?? '',
+        at: new Date(f.at).toISOString(),
+        to,
+        kind,
+        name: learnedName(to),
+        rule,
+        before: score([...left, ...back(k)]),
+        after: score([...left, ...back(k + 1)]),
+      });
+  };
   // An instinct promoted into a skill that was not made from it passes on the contradictions recorded on it: the −0.3
   // stays on what the habit is now learned as (its confidence, file and report), as it stays in a skill made from it.
   const carried = new Set<string>();
@@ -676,6 +752,9 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           ? skillMatch.confidence
           : skillConfidence({ base: skillMatch.confidence, idleDays, repetitions: fresh.length }).value;
       const updatedAt = fresh.length === 0 ? skillMatch.updatedAt : now;
+      lift(skillMatch.id, 'skill', label, unit.reverses, (events) =>
+        currentSkillConfidence({ ...skillMatch, confidence: base, updatedAt }, now, events),
+      );
       const added = contradict(skillMatch.id, against);
       const current = currentSkillConfidence(
         { ...skillMatch, confidence: base, updatedAt },
@@ -727,6 +806,8 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         ? 0
         : groupConfidence({ confidences, daysSinceLatest: Math.max(0, (now - latest) / DAY) }).value;
     const instinctId = instinctMatch?.id;
+    if (instinctId !== undefined)
+      lift(instinctId, 'instinct', label, unit.reverses, (events) => applyFeedback(base, events).value);
     const added = instinctId === undefined ? [] : contradict(instinctId, against);
     // A pattern not yet learned carries its contradictions too, recorded on what it becomes below.
     const pending = instinctId === undefined ? against.map((c) => ({ id: c.id, kind: 'contradiction' as const })) : [];
@@ -1138,6 +1219,11 @@ interface ReadUnit {
   against: readonly Contradiction[];
   /** For a camp: the other camp's ids, whose words are its contradictions (never routed elsewhere). */
   apart?: ReadonlySet<string>;
+  /**
+   * For a camp: the other camp's ids it was said `CAMP_MIN` times after (the user changed their mind back), whose
+   * contradictions recorded on what this camp is learned as its newer words reverse.
+   */
+  reverses?: ReadonlySet<string>;
 }
 
 /** Fewest observations of a camp saying the opposite of its group's rule for it to be read as a pattern of its own. */
@@ -1149,9 +1235,13 @@ const CAMP_MIN = 3;
  * some learned before. Then its two camps are read apart, each a pattern of its own. Each member the reader found
  * contradicting another (`read`, learned evidence too) is in the camp opposite the member it opposes, the others in
  * the first camp (the oldest member's when every member contradicts another). A camp's contradictions are the other
- * camp's observations said since its own first one and not learned before (a changed mind: what the user said since
- * replaces what they said before, never the other way round); the first camp also takes the group's contradictions
- * from outside it (`against`).
+ * camp's observations said since its own first one (a changed mind: what the user said since replaces what they said
+ * before, never the other way round); the first camp also takes the group's contradictions from outside it
+ * (`against`). Learned or not: one an earlier run applied is applied once (its event's id), and one that held a camp
+ * back holds it back in the next run too, when the other camp is learned from it. An observation of the other camp
+ * that the camp was said `CAMP_MIN` times after is not one (review D, item 4: tabs, then spaces, then tabs again three
+ * times: the user came back to the rule since); those an earlier run recorded on what the camp is learned as are
+ * lifted (`reverses`). One said after the camp's last words, or before only one or two of them, still counts.
  */
 function readUnits(
   g: number,
@@ -1190,10 +1280,17 @@ function readUnits(
   };
   const [first, second] = [camp(one), camp(two)];
   const found = new Map(read.map((c) => [c.id, c]));
+  // A word the camp `to` was said CAMP_MIN times after: the user came back to its rule since, it reverses nothing.
+  const reversed = (id: string, to: ObservationGroup) =>
+    to.ids.filter((t) => known.at(t) > known.at(id)).length >= CAMP_MIN;
+  const reverses = (from: ObservationGroup, to: ObservationGroup) => {
+    const ids = from.ids.filter((id) => reversed(id, to));
+    return ids.length === 0 ? {} : { reverses: new Set(ids) };
+  };
   const versus = (from: ObservationGroup, to: ObservationGroup): Contradiction[] => {
     const since = Math.min(...to.ids.map(known.at));
     return from.ids.flatMap((id) => {
-      if (known.learned.has(id) || known.at(id) < since) return [];
+      if (known.at(id) < since || reversed(id, to)) return [];
       const c = found.get(id);
       const opposes = c !== undefined && to.ids.includes(c.opposes) ? c.opposes : to.representative;
       const reason = c?.reason ?? `said since, it says the opposite of ${JSON.stringify(to.label)}`;
@@ -1208,8 +1305,9 @@ function readUnits(
         (a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1),
       ),
       apart: new Set(two),
+      ...reverses(second, first),
     },
-    { g, group: second, against: versus(first, second), apart: new Set(one) },
+    { g, group: second, against: versus(first, second), apart: new Set(one), ...reverses(first, second) },
   ];
 }
 
@@ -1885,6 +1983,15 @@ export function formatEvolveReport(r: EvolveReport): string {
               ? ''
               : ` (nothing learned of this habit; the pattern held back: ` +
                 `${c.heldBack.before.toFixed(2)} → ${c.heldBack.after.toFixed(2)})`),
+      );
+  }
+  if (r.lifted !== undefined) {
+    out.push('', `### Contradictions lifted (${r.lifted.length}): you said the rule again since`);
+    for (const l of r.lifted)
+      out.push(
+        `- on ${l.kind} ${l.name}: ${quotedCut(l.text)} on ${l.at.slice(0, 10)} (${l.id}), reversed by ` +
+          `${quotedCut(l.rule)} said ${CAMP_MIN} times since (+${-FEEDBACK_DELTAS.contradiction}: ` +
+          `${l.before.toFixed(2)} → ${l.after.toFixed(2)})`,
       );
   }
   if (r.joined.length > 0) {
