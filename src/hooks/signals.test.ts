@@ -424,6 +424,11 @@ describe('detectCorrection', () => {
     ['Stop. Revert the last change.', 'stop', 'Stop. Revert the last change.'],
     // "X, not Y" without a verb before it, and "we use X" alone (walk 12: the forms claude-code.md lists).
     ['tabs, not spaces', 'use-not', 'tabs, not spaces'],
+    // A value or a thing named with its article is a side of the choice (review E).
+    ['the staging db, not the prod db', 'use-not', 'the staging db, not the prod db'],
+    ['a Map, not an object', 'use-not', 'a Map, not an object'],
+    ['true, not false', 'use-not', 'true, not false'],
+    ['right-aligned, not centered', 'use-not', 'right-aligned, not centered'],
     ['Tabs, not spaces.', 'use-not', 'Tabs, not spaces.'],
     ['pnpm, not npm!!', 'use-not', 'pnpm, not npm!!'],
     ['indent with tabs, not spaces', 'use-not', 'indent with tabs, not spaces'],

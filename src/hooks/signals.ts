@@ -388,14 +388,17 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
       String.raw`^(?:(?:no+|nope|nah|actually)\s*[,.!;:—–-]+\s*)?` +
         LEAD.slice(1) +
         '(?!(?:yes|yeah|yep|ok|okay|sure|thanks|thank|maybe|perhaps|well|fine|good|great|sorry|later|now|' +
-        // An acknowledgement is no side of a choice ("Noted, not urgent", "Works for me, not a blocker": review D).
-        'noted|cool|awesome|understood|interesting|works|perfect|nice|right|true|got|gotcha|alright|agreed|makes|' +
-        'neat|excellent|amazing|wow|hmm|oh|ah|lol|roger|done|correct|exactly|indeed|totally|' +
-        String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)\b)` +
+        // An acknowledgement is no side of a choice ("Noted, not urgent", "Works for me, not a blocker": review D);
+        // a word that is also a value ("true, not false", "right-aligned, not centered") stays one.
+        'noted|cool|awesome|understood|interesting|works|perfect|got|gotcha|alright|agreed|makes|' +
+        'neat|excellent|amazing|wow|hmm|oh|ah|lol|roger|exactly|indeed|totally|' +
+        String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)(?![\w-]))` +
         String.raw`${SHORT_PHRASE},\s*not\s+` +
         String.raw`(?!(?:now|yet|bad|really|quite|exactly|sure|only|just|always|necessarily|much|at\s+all|so|too|` +
-        // Nor a judgement after "not": an article or a word of need or worth ("not a big deal", "not urgent").
-        'a|an|the|what|important|needed|necessary|urgent|required|relevant|possible|critical|essential|' +
+        // Nor a judgement after "not": a word of need or worth ("not urgent", "not a big deal", "not what I expected");
+        // a thing named with its article is a side ("the staging db, not the prod db", "a Map, not an object").
+        String.raw`a\s+(?:big\s+deal|blocker|problem|priority|concern|must|requirement|issue|biggie)|` +
+        'what|important|needed|necessary|urgent|required|relevant|possible|critical|essential|' +
         'mandatory|worth|ideal|perfect|great|good|helpful|useful|blocking|' +
         String.raw`that|this|me|you|here|there|today|anymore|again|even|ever)\b)${SHORT_PHRASE}\s*[.!]*$`,
       'i',
