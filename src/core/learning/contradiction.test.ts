@@ -427,6 +427,11 @@ describe('reading preferred and rejected parts (issue 21)', () => {
       'stop using rg',
       'quit using rg',
       'quit rg, git grep only',
+      // A moment word after what ends the thing, or an idiom of ending, still ends the habit (review E).
+      'quit rg then, git grep only',
+      'stop rg once and for all',
+      'quit rg until further notice',
+      'quit rg for good, then git grep',
       'no more rg',
       'no rg anymore, use git grep',
       'avoid using rg',

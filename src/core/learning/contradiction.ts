@@ -297,7 +297,26 @@ function matchAt(
 /** Cues that end a habit: what follows them is what was used ("stop using rg", "quit rg", "no more rg"). */
 const ENDING_CUES = new Set(['stop', 'stops', 'stopped', 'stopping', 'quit', 'quits', 'quitting']);
 /** Words that set a step at a moment or a manner: after "quit X" or "stop X", the stopping is the step. */
-const MOMENT_WORDS = new Set(['before', 'after', 'when', 'whenever', 'while', 'once', 'until', 'then', 'with']);
+const MOMENT_WORDS = new Set(['before', 'after', 'when', 'whenever', 'while', 'once', 'until', 'with']);
+/** Words that end the thing stopped before a moment word could set it ("quit rg and use git grep when …"). */
+const THING_ENDS = new Set(['and', 'or', 'but', 'then', 'use', 'only', 'for', 'instead']);
+
+/**
+ * Whether the thing stopped, from word `from` on, is set at a moment or a manner ("the dev server before running
+ * migrations", "vim with :wq"): a moment word before anything ends it, and not an idiom of ending ("once and for all",
+ * "until further notice": review E).
+ */
+function atAMoment(words: readonly string[], from: number): boolean {
+  for (let j = from; j < words.length; j += 1) {
+    const w = words[j] as string;
+    if (THING_ENDS.has(w)) return false;
+    if (!MOMENT_WORDS.has(w)) continue;
+    if (w === 'once' && words[j + 1] === 'and') return false;
+    if (w === 'until' && words[j + 1] === 'further') return false;
+    return true;
+  }
+  return false;
+}
 
 /**
  * A gerund of five letters as its verb ("using" → "use", "doing" → "do"): `stemWord` leaves them whole, so that
@@ -332,12 +351,7 @@ function readEndings(words: string[]): string[] {
     // Stopping or quitting a thing at a moment ("quit the dev server before running migrations", "quit vim with
     // :wq") is a step, not a habit ended: the cue is no negation there (review D, item 9). A gerund after it still
     // ends one ("stop adding comments when …"), as does a clause saying "anymore".
-    if (
-      ENDING_CUES.has(cue.join(' ')) &&
-      !anymore &&
-      !word.endsWith('ing') &&
-      words.slice(next + 1).some((w) => MOMENT_WORDS.has(w))
-    )
+    if (ENDING_CUES.has(cue.join(' ')) && !anymore && !word.endsWith('ing') && atAMoment(words, next + 1))
       return [...words.slice(0, k), ...words.slice(k + cue.length)];
     const base = shortGerundBase(word);
     if (base !== undefined) (out = [...words])[next] = base;
