@@ -59,6 +59,10 @@ describe('standingFailures', () => {
     expect(standingFailures([grep, call('Read', 'success'), search])).toEqual(['Grep']);
     // A partial fallback is no success.
     expect(standingFailures([grep, { ...search, status: 'partial' as const }])).toEqual(['Grep']);
+    // It makes good only the failure it followed: an earlier Grep of another job, never retried, stands (review E).
+    const earlier = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"FIXME","path":"lib"}' };
+    expect(standingFailures([earlier, call('Read', 'success'), grep, search])).toEqual(['Grep']);
+    expect(runQuality({ calls: [earlier, call('Read', 'success'), grep, search] })).toBe(0);
   });
 });
 

@@ -61,7 +61,8 @@ export const STOPPED_RUN_QUALITY: number = callOutcome({ status: 'failure' });
  * A run with one standing has {@link STOPPED_RUN_QUALITY}.
  */
 export class StandingFailures {
-  readonly #tools = new Set<string>();
+  /** Per tool, its failures standing: a fallback makes good the one it followed, a call of the tool all of them. */
+  readonly #tools = new Map<string, number>();
   #previous: { readonly tool: string; readonly status: CallStatus; readonly input?: string } | undefined;
 
   /** Folds in the run's next call. */
@@ -69,7 +70,7 @@ export class StandingFailures {
     const previous = this.#previous;
     this.#previous = call;
     if (call.status === 'failure') {
-      this.#tools.add(call.tool);
+      this.#tools.set(call.tool, (this.#tools.get(call.tool) ?? 0) + 1);
       return;
     }
     this.#tools.delete(call.tool);
@@ -78,8 +79,11 @@ export class StandingFailures {
       previous?.status === 'failure' &&
       previous.tool !== call.tool &&
       didSameJob(previous, call)
-    )
-      this.#tools.delete(previous.tool);
+    ) {
+      const left = (this.#tools.get(previous.tool) ?? 1) - 1;
+      if (left > 0) this.#tools.set(previous.tool, left);
+      else this.#tools.delete(previous.tool);
+    }
   }
 
   /** How many tools have a failure standing. */
@@ -89,7 +93,7 @@ export class StandingFailures {
 
   /** The tools with a failure standing, in the order their standing failures began. */
   tools(): string[] {
-    return [...this.#tools];
+    return [...this.#tools.keys()];
   }
 }
 
