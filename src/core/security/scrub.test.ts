@@ -2116,6 +2116,11 @@ describe('scrubText on keys told in prose and AWS secret keys beside what names 
     [`secret access key: ${secret}`, `secret access key: ${S}`],
     [`${fake.akia} ${secret}`, `${I} ${S}`],
     [`credentials: "${secret}"`, `credentials: "${S}"`],
+    // A named key before a colon, an equals sign or a comma (review E).
+    [`API key: ${key}`, `API key: ${C}`],
+    [`Signing key: ${key}`, `Signing key: ${C}`],
+    [`API key = ${key}`, `API key = ${C}`],
+    [`The API key, ${key}, goes in the header`, `The API key, ${C}, goes in the header`],
   ])('redacts the key in %j', (text, scrubbed) => {
     const out = scrubText(text).text;
     expect(out).toBe(scrubbed);
@@ -2124,6 +2129,10 @@ describe('scrubText on keys told in prose and AWS secret keys beside what names 
 
   it.each([
     'the key is to keep it simple',
+    'The API key, which we rotate monthly, lives in vault',
+    'API key: see the vault',
+    'primary key: user_id',
+    'api key: <your-key-here>',
     'the primary key is user_id',
     'the primary key is id2 and the sort key is created_at2',
     'The key is 42 characters long',

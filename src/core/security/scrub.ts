@@ -669,7 +669,8 @@ const PROSE_KEY =
 /**
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
  * was changed to …`, `the API key is …`; `is:` too), or, for a password word or a named key, right after it
- * (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`). `key: v` and `key=v` are the assignment rule's.
+ * (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`; a named key also before `:`, `=` or `,`: `API key:
+ * Zk82…`, review E). `key: v` and `key=v` are the assignment rule's.
  * The value is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
  * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
  * other character: each start reads its own run, so linear.
@@ -678,7 +679,7 @@ const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
     String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
     String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
-    String.raw`:?|(?:password|passwd|passphrase|pwd|pw|${PROSE_KEY}))[ \t]+)` +
+    String.raw`:?|(?:password|passwd|passphrase|pwd|pw)|${PROSE_KEY}[ \t]*[:=,]?)[ \t]+)` +
     String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
     String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
   'gi',
