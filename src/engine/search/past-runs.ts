@@ -144,11 +144,19 @@ export class PastRuns {
   /** The outer links of those runs counted in the pairs ({@link outerLinks}), once computed. */
   #outer?: [string, string][];
 
-  /** From executions in the store's order (`listExecutions`). */
+  /**
+   * From executions in any order, kept newest first, runs that started at one instant by id, as {@link apply} inserts
+   * them: the store lists such runs latest recorded first (walk 14, item 8), and the sums over runs must not depend
+   * on which way they came in (a fresh engine and one that saw them added agree to the last bit).
+   */
   constructor(executions: readonly ExecutionRecord[] = []) {
+    const runs: PastRun[] = [];
     for (const x of executions) {
       const run = pastRun(x);
-      if (run === undefined) continue;
+      if (run !== undefined) runs.push(run);
+    }
+    runs.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    for (const run of runs) {
       const slot = this.#intents.add(run.task);
       this.#slot.set(run.id, slot);
       this.#rank.push(this.#runs.length);
