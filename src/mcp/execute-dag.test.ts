@@ -41,7 +41,7 @@ const reasons = async (
 /** The record of a workflow that ran `runs` times, `successes` of them well, just now. */
 const recordOf = (runs: number, successes: number): DagRecord => {
   const bound = workflowRecordBound({ runs, successes, lastSeen: 0, now: 0 });
-  return { workflow: 'wf-000000000001', value: bound.value, parts: bound.parts };
+  return { workflow: 'wf-000000000001', value: bound.value, parts: bound.parts, stoppedEarly: 0 };
 };
 
 describe('execute_dag with an intent (issue 19)', () => {
@@ -202,7 +202,74 @@ describe('execute_dag lets a DAG’s own record stand in for a seed confidence b
       await s.close();
     }
   });
+
+  // Review E, item 1: a run whose first task failed skipped the second and was recorded with the first call alone,
+  // in the workflow of that one-call shape; the DAG's record read its own workflow only: 16 runs, 16 successes, 0.855.
+  it('counts the runs in which an early task failed and those after it were skipped', async () => {
+    const credence = await openCredence({
+      store: openSqliteStore({ path: ':memory:' }),
+      scope: 'p',
+      now: Date.parse('2026-02-02T09:00:00Z'),
+    });
+    await credence.addTools(['flaky_fetch', 'read_file'].map((n) => ({ id: `fs:${n}`, description: `${n} on disk` })));
+    const { client } = await inProcessClient(credence, flakyGateway());
+    try {
+      const tasks = [
+        { id: 'a', tool: 'fs:flaky_fetch' },
+        { id: 'b', tool: 'fs:read_file', dependsOn: ['a'] },
+      ];
+      let ok = 0;
+      for (let i = 0; i < 32; i += 1) {
+        const r = await client.callTool({
+          name: 'execute_dag',
+          arguments: { intent: 'fetch then read', workflow: { tasks } },
+        });
+        if ((r.structuredContent as { ok: boolean }).ok) ok += 1;
+      }
+      expect(ok).toBe(16);
+      const record = await credence.dagRecord([
+        { id: 't1', tool: 'fs:flaky_fetch' },
+        { id: 't2', tool: 'fs:read_file', dependsOn: ['t1'] },
+      ]);
+      expect(record?.parts).toMatchObject({ runs: 32, successes: 16 });
+      expect(record?.stoppedEarly).toBe(16);
+      expect(record?.value).toBeLessThan(0.85);
+      // A DAG the stopped runs are no part of (read_file first) counts none of them, and has no run of its own.
+      expect(
+        await credence.dagRecord([
+          { id: 't1', tool: 'fs:read_file' },
+          { id: 't2', tool: 'fs:flaky_fetch', dependsOn: ['t1'] },
+        ]),
+      ).toBeUndefined();
+    } finally {
+      await client.close();
+      await credence.close();
+    }
+  });
 });
+
+/** A gateway of two tools, `fs:flaky_fetch` failing every other call and `fs:read_file`. */
+function flakyGateway(): Gateway {
+  let n = 0;
+  const tools = ['flaky_fetch', 'read_file'].map((name) => ({
+    id: `fs:${name}`,
+    server: 'fs',
+    name,
+    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } },
+  }));
+  return {
+    version: 1,
+    tools: () => tools,
+    tool: (id: string) => tools.find((t) => t.id === id),
+    servers: () => ['fs'],
+    routes: (id: string) => id.startsWith('fs:'),
+    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
+    call: async (id: string) => ({
+      content: [{ type: 'text', text: `ran ${id}` }],
+      ...(id === 'fs:flaky_fetch' && (n += 1) % 2 === 1 ? { isError: true } : {}),
+    }),
+  } as unknown as Gateway;
+}
 
 /** The engine and the gateway in-process, driven over MCP: `run(tasks)` calls execute_dag with a workflow. */
 async function gatewaySession(file?: string) {

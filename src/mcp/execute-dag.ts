@@ -186,7 +186,11 @@ async function suggestAndMaybeRun(ctx: MetaToolContext, input: Input): Promise<C
 function recordText(record: DagRecord): string {
   const p = record.parts;
   return (
-    `its workflow ${record.workflow} ran ${p.runs} time${p.runs === 1 ? '' : 's'}, ${p.successes} succeeded: ` +
+    `its workflow ${record.workflow} ran ${p.runs} time${p.runs === 1 ? '' : 's'}` +
+    (record.stoppedEarly === 0
+      ? ''
+      : ` (${record.stoppedEarly} of them stopped early, a task failed and those after it skipped)`) +
+    `, ${p.successes} succeeded: ` +
     `lower bound ${p.lowerBound.toFixed(3)} (Wilson, 95 %) × decay ${p.decay.toFixed(3)} = ${record.value.toFixed(3)}`
   );
 }

@@ -12,6 +12,7 @@ import {
   type WorkflowRecordParts,
 } from '../../core/experience/workflow-confidence.js';
 import { workflowId, workflowShape } from '../../core/experience/workflow-shape.js';
+import { isStoppedDagRun } from '../../core/experience/stopped-dag-run.js';
 import type { WorkflowTask } from '../../core/workflow/workflow.js';
 import { effectiveDependencies } from '../../core/workflow/workflow-references.js';
 import { runSucceeded } from '../../core/runs/run-quality.js';
@@ -19,6 +20,7 @@ import type {
   CallRecord,
   EpochMs,
   ExecutionRecord,
+  ExecutionStore,
   WorkflowMerge,
   WorkflowMove,
   WorkflowOf,
@@ -168,14 +170,20 @@ export interface DagRecord {
   /** The Wilson lower bound of its success rate times its decay (core/experience/workflow-confidence). */
   value: number;
   parts: WorkflowRecordParts;
+  /**
+   * How many of its runs stopped early (a task failed, those after it skipped): recorded with the tasks that ran, they
+   * are filed under that smaller shape's workflow, and counted here among the runs, as failures.
+   */
+  stoppedEarly: number;
 }
 
 /**
  * The record of the learned workflow a DAG's run is merged into (the shape `execute_dag` records: each task linked
- * from the tasks it depends on or references), read at `now`; undefined when no run of that shape was recorded.
+ * from the tasks it depends on or references), with the DAG's runs that stopped early counted as failures, read at
+ * `now`; undefined when no run of that shape was recorded and none stopped early.
  */
 export async function dagRecord(
-  ctx: { store: WorkflowStore; scope: string },
+  ctx: { store: WorkflowStore & Pick<ExecutionStore, 'listExecutions'>; scope: string },
   tasks: readonly WorkflowTask[],
   now: number,
 ): Promise<DagRecord | undefined> {
@@ -203,7 +211,22 @@ export async function dagRecord(
   const id = workflowId(shape.key);
   await ensureWorkflows(ctx.store, ctx.scope);
   const found = (await ctx.store.listWorkflows(ctx.scope)).find((w) => w.id === id);
-  if (found === undefined) return undefined;
-  const bound = workflowRecordBound({ runs: found.runs, successes: found.successes, lastSeen: found.lastSeen, now });
-  return { workflow: id, value: bound.value, parts: bound.parts };
+  // The runs in which a task failed and those after it were skipped: recorded with the tasks that ran, they merged
+  // into the workflow of that smaller shape, and count here as the DAG's failures (review E, item 1).
+  const planned = ordered.map((t) => ({ id: t.id, tool: t.tool, dependsOn: deps.get(t.id) ?? [] }));
+  const stopped = (await ctx.store.listExecutions(ctx.scope)).filter(
+    (e) =>
+      isStoppedDagRun(planned, e.calls) &&
+      workflowOf(e)?.id !== id &&
+      !runSucceeded(e.confidence === undefined ? { calls: e.calls } : { calls: e.calls, confidence: e.confidence }),
+  );
+  if (found === undefined && stopped.length === 0) return undefined;
+  const lastSeen = stopped.reduce((t, e) => Math.max(t, lastUse(e.startedAt, e.calls)), found?.lastSeen ?? 0);
+  const bound = workflowRecordBound({
+    runs: (found?.runs ?? 0) + stopped.length,
+    successes: found?.successes ?? 0,
+    lastSeen,
+    now,
+  });
+  return { workflow: id, value: bound.value, parts: bound.parts, stoppedEarly: stopped.length };
 }
