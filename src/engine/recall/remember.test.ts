@@ -294,6 +294,32 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  // Review E, item 13: the refusal stopped at the first replacement that began too late and called it "the current
+  // one", though another had replaced it since; the time it advised was then refused again.
+  it('--supersedes dated before a chain of replacements: names its current end and a time that works', async () => {
+    const { credence, clock } = await engine();
+    clock.now = Date.parse('2026-07-01T00:00:00Z');
+    const host = { title: 'Docs hosting', category: 'decision' };
+    const say = async (text: string, validFrom: string) =>
+      (await credence.remember([{ ...host, text, validFrom }])).ids[0] as string;
+    const netlify = await say('The docs are hosted on Netlify.', '2026-01-01');
+    const vercel = await say('We moved the docs to Vercel.', '2026-04-01');
+    const pages = await say('We moved the docs to GitHub Pages.', '2026-05-01');
+    const cloudflare = { ...host, text: 'The docs moved to Cloudflare Pages.', supersedes: netlify };
+    const message = await credence
+      .remember([{ ...cloudflare, validFrom: '2026-03-01' }])
+      .then(() => 'accepted')
+      .catch((e: Error) => e.message);
+    expect(message).toContain(
+      `${netlify} was already superseded by ${vercel} from 2026-04-01T00:00:00.000Z, then ${pages} from ` +
+        `2026-05-01T00:00:00.000Z (${pages}, the current one)`,
+    );
+    expect(message).toContain(`to replace ${pages}, give a time from 2026-05-01T00:00:00.000Z on`);
+    const report = await credence.remember([{ ...cloudflare, validFrom: '2026-05-01T00:00:00.000Z' }]);
+    expect(report.superseded.map((s) => s.id)).toEqual([pages]);
+    await credence.close();
+  });
+
   it('a conflict settled by --supersedes: the other side is current; forgetting it brings it back', async () => {
     const { credence, clock, store } = await engine();
     const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;

@@ -684,7 +684,8 @@ async function restatedOver(writes: Writes, older: MemoryRecord, said: number): 
 /**
  * Where `named` leads when it was already replaced: along the memories that superseded it, the first that is not
  * superseded (`through`: the ids on the way, "mem-b, then mem-c"). A memory true from `at` replaces the current fact,
- * never rewrites when an older one ended: a replacement that began after `at` is refused, naming it.
+ * never rewrites when an older one ended: when a replacement on the way began after `at`, it is refused, naming the
+ * whole chain and the time from which the end of it can be replaced (the latest start on the way).
  */
 async function currentEnd(
   writes: Writes,
@@ -692,21 +693,25 @@ async function currentEnd(
   at: number,
 ): Promise<{ end: MemoryRecord; through: string }> {
   let end = named;
-  const path: string[] = [];
+  const path: { id: string; from: number }[] = [];
   while (end.life?.status === 'superseded' && end.life.supersededBy !== undefined) {
     const by = await writes.get(end.life.supersededBy);
-    if (by === undefined || by.id === named.id || path.includes(by.id)) break;
-    const from = subjectOf(by).at;
-    if (from > at)
-      throw new CredenceError(
-        'INVALID_INPUT',
-        `supersedes: ${end.id} was already superseded by ${by.id} from ${iso(from)}, after this memory's time ` +
-          `(${iso(at)}): nothing is changed; to replace ${by.id}, the current one, give a time from ${iso(from)} on`,
-      );
-    path.push(by.id);
+    if (by === undefined || by.id === named.id || path.some((p) => p.id === by.id)) break;
+    path.push({ id: by.id, from: subjectOf(by).at });
     end = by;
   }
-  return { end, through: path.join(', then ') };
+  const latest = path.reduce((t, p) => Math.max(t, p.from), Number.NEGATIVE_INFINITY);
+  if (latest > at) {
+    const chain = path.map((p) => `${p.id} from ${iso(p.from)}`).join(', then ');
+    const what = end.life?.status === 'superseded' ? 'the last one found' : 'the current one';
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `supersedes: ${named.id} was already superseded by ${chain} (${end.id}, ${what}), and a replacement began ` +
+        `after this memory's time (${iso(at)}): nothing is changed; to replace ${end.id}, give a time from ` +
+        `${iso(latest)} on`,
+    );
+  }
+  return { end, through: path.map((p) => p.id).join(', then ') };
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
