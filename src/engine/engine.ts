@@ -65,6 +65,7 @@ import { scoreRun, toRunListing, type RunInput, type RunListing, type RunResult 
 import { forget, LIMIT_DEFAULTS, prune, type ForgetResult, type LimitOptions, type PruneReport } from './forget.js';
 import {
   dagRecord,
+  forgetWorkflowsReady,
   listWorkflows,
   rebuildWorkflows,
   type DagRecord,
@@ -575,7 +576,8 @@ export class Credence {
    */
   restore(lines: () => AsyncIterable<string>, options: { checked?: DumpHeader } = {}): Promise<RestoreReport> {
     this.invalidate();
-    return restoreDump(this.#store, lines, options);
+    // The restore takes the store's marks of built workflows away; this process's memory of them goes too.
+    return restoreDump(this.#store, lines, options).finally(() => forgetWorkflowsReady(this.#store));
   }
 
   /** A tool of the catalogue by its id ({@link graph.storedId}), or undefined. */

@@ -282,6 +282,32 @@ describe('a dump older than schema 19', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // Review E, item 10: the store's mark was taken away, but the engine that read the empty store kept its own memory
+  // of the scope built, so a restore through the library and a read by the same engine built nothing.
+  it('has its workflows built at the next read of the engine that restored them', async () => {
+    const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    await source.recordExecution({
+      intent: 'upload the report',
+      startedAt: T0,
+      calls: [
+        { tool: 'build_report', status: 'success' },
+        { tool: 'upload', status: 'success' },
+      ],
+    });
+    let text = '';
+    await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
+    await source.close();
+    const [head, ...rows] = text.split('\n');
+    const old = [JSON.stringify({ ...JSON.parse(head as string), schemaVersion: 18 }), ...rows];
+    const target = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+    expect(await target.workflows()).toEqual([]);
+    await target.restore(async function* () {
+      yield* old;
+    });
+    expect((await target.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 1]]);
+    await target.close();
+  });
 });
 
 // Walk 14, item 2: a run whose last call failed (fetch ok, translate failed) was a success of its workflow through

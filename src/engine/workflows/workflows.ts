@@ -128,6 +128,14 @@ export async function ensureWorkflows(store: WorkflowStore, scope: string): Prom
   scopes.add(scope);
 }
 
+/**
+ * Forgets that this process saw the store's scopes built: after a restore took the store's marks away
+ * (store/dump), the next use of each scope asks the store again and builds what it says is pending.
+ */
+export function forgetWorkflowsReady(store: WorkflowStore): void {
+  ready.delete(store);
+}
+
 /** Rebuilds the scope's workflows from its executions (after executions were removed). */
 export async function rebuildWorkflows(store: WorkflowStore, scope: string): Promise<void> {
   await store.rebuildWorkflows(scope, workflowOf);
