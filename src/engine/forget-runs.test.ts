@@ -394,3 +394,34 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 });
+
+// Review E, item 9: the rows from before schema 24 (no session) were taken by their words alone, so a teammate's own
+// `credence recall` (no session, ever) or another session's old row with the words of one of the session's prompts
+// lost its query. Only a row shown in the time of that turn's prompt is taken now.
+describe("forget <session> and shown rows that are not the session's", () => {
+  it("takes an old row of the session's prompt, and keeps a recall of the same words at another time", async () => {
+    let now = AT;
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => now });
+    const store = engineStore(credence);
+    const prompt = 'how do we deploy the staging api?';
+    await credence.remember([{ title: 'Deploy', text: 'The staging api deploys with make deploy-staging.' }]);
+    await store.insertExecution('p', {
+      id: `cc-${SESSION}-1`,
+      intent: prompt,
+      startedAt: AT + 60_000,
+      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [] }],
+    });
+    // The prompt hook's row from before schema 24: no session, shown at the prompt, before the turn's first call.
+    const old = { id: 'sh-old', surface: 'recall' as const, target: 'memory:x', query: prompt, at: AT + 30_000 };
+    await store.recordShown('p', [old, { ...old, id: 'sh-other-day', at: AT - 86_400_000 }]);
+    // A teammate asks the same through `credence recall` a day later: surface recall, no session.
+    now = AT + 86_400_000;
+    const [shown] = await credence.recall(prompt);
+    const id = shown?.shownId as string;
+    await credence.forget(SESSION);
+    expect((await store.getShown('p', id))?.query).toBe(prompt);
+    expect((await store.getShown('p', 'sh-other-day'))?.query).toBe(prompt);
+    expect((await store.getShown('p', 'sh-old'))?.query).toBeUndefined();
+    await credence.close();
+  });
+});

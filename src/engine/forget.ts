@@ -12,7 +12,7 @@ import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
 import { isRuleSource, observationSource, sourceTag } from '../core/learning/rule-trust.js';
-import { SESSION_TAG_PREFIX, sessionLabel } from '../core/runs/session-label.js';
+import { SESSION_TAG_PREFIX, sessionLabel, turnPromptSpans } from '../core/runs/session-label.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import { edgeUnlearn } from './tool-graph/tool-graph.js';
@@ -362,8 +362,9 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     const fromCalls = await learnedFromCalls(ctx, runs);
     await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
     await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
-    // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays.
-    await ctx.store.forgetShownQueries(ctx.scope, sessions, prompts);
+    // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays. A row
+    // from before rows held their session goes only when it is a turn's prompt, shown in the time of that prompt.
+    await ctx.store.forgetShownQueries(ctx.scope, sessions, turnPromptSpans(runs));
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const labels = new Set(sessions.map(sessionLabel));
     const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts, labels);

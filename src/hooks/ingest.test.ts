@@ -265,9 +265,17 @@ describe('a forgotten session', () => {
       const salary = 'my salary is 95k, draft my raise request';
       await store.enqueueHookEvents('p', [
         { session: 'live', turn: 'next', kind: 'prompt', at: 1_000, payload: { prompt: salary } },
+        {
+          session: 'live',
+          turn: 'current',
+          kind: 'PostToolUse',
+          at: 1_001,
+          payload: { tool: 'Bash', status: 'success' },
+        },
       ]);
       await queueSpooled(store, [shownEvent('live', 'sh-1', salary, 1_000), shownEvent('other', 'sh-o', 'hi', 1_000)]);
-      // A row stored before shown rows held their session: found by its prompt, the run's intent.
+      // A row stored before shown rows held their session: found by its prompt, the run's intent, shown before the
+      // turn's first call.
       await store.recordShown('p', [{ id: 'sh-0', surface: 'recall', target: 'memory:m1', query: salary, at: 999 }]);
       await learn();
       const { openCredence } = await import('../engine/engine.js');

@@ -2027,9 +2027,13 @@ export function runStoreContract(options: StoreContractOptions): void {
         const salary = 'my salary is 95k, draft my raise request\nthanks';
         await store.recordShown('p', [row('sh-1', salary, 'live'), row('sh-2', 'hi', 'other'), row('sh-0', salary)]);
         await store.recordShown('p', [row('sh-3', 'an older prompt', undefined), row('sh-4', 'fix it', 'live')]);
+        // The same words without a session, a day later (a recall of another surface): not the turn's prompt.
+        await store.recordShown('p', [{ ...row('sh-8', salary), at: T0 + 86_400_000 }]);
         expect(await store.getShown('p', 'sh-1')).toEqual({ ...row('sh-1', salary, 'live') });
-        // The session's own rows, and a row without a session whose query's first line is one of its turns' intents.
-        expect(await store.forgetShownQueries('p', ['live'], ['my salary is 95k, draft my raise request'])).toBe(3);
+        // The session's own rows, and a row without a session whose query's first line is one of its turns' intents,
+        // shown within the time of that turn's prompt.
+        const turn = { intent: 'my salary is 95k, draft my raise request', from: T0 - 1000, to: T0 + 1000 };
+        expect(await store.forgetShownQueries('p', ['live'], [turn])).toBe(3);
         expect(await store.getShown('p', 'sh-1')).toEqual({
           id: 'sh-1',
           surface: 'recall',
@@ -2041,7 +2045,8 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect((await store.getShown('p', 'sh-4'))?.query).toBeUndefined();
         expect((await store.getShown('p', 'sh-2'))?.query).toBe('hi');
         expect((await store.getShown('p', 'sh-3'))?.query).toBe('an older prompt');
-        expect(await store.forgetShownQueries('q', ['other'], ['hi'])).toBe(0);
+        expect((await store.getShown('p', 'sh-8'))?.query).toBe(salary);
+        expect(await store.forgetShownQueries('q', ['other'], [{ intent: 'hi', from: T0, to: T0 }])).toBe(0);
         // Forgotten: its rows are not stored, another session's and a surface's without a session are.
         await store.recordForgottenSession('p', 'live', T0 + 1);
         await store.recordShown('p', [row('sh-5', 'later', 'live'), row('sh-6', 'later', 'other'), row('sh-7', 'q')]);

@@ -6,6 +6,7 @@
  * is sync (STYLE §4). Every record carries a scope; nothing is read across scopes unless a method says so.
  */
 import type { ExecutionEdgeEvent } from '../core/graph/execution-edges.js';
+import type { TurnPromptSpan } from '../core/runs/session-label.js';
 import type {
   CallStatus,
   EdgeSource,
@@ -824,11 +825,12 @@ export interface FeedbackStore {
   recordShown(scope: string, shown: readonly ShownRecord[], wait?: WriteWait): Promise<void>;
   /**
    * `forget <session>`: the queries (the prompts) of the rows shown for these sessions go, the rows stay (what was
-   * shown and what became of it, the calibration's history). A row recorded before rows held their session (schema
-   * 24) is taken when its query's turn intent (core/runs/session-label `turnIntent`) is one of `intents`. Returns
-   * how many rows lost their query.
+   * shown and what became of it, the calibration's history). A row without a session (recorded before rows held
+   * their session, schema 24; or a recall of another surface) is taken only when it can be the prompt hook's row of
+   * one of the session's turns: surface `recall`, its query's turn intent (core/runs/session-label `turnIntent`)
+   * that of a turn in `prompts` and its time within that turn's span. Returns how many rows lost their query.
    */
-  forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number>;
+  forgetShownQueries(scope: string, sessions: readonly string[], prompts: readonly TurnPromptSpan[]): Promise<number>;
   getShown(scope: string, id: string): Promise<ShownRecord | undefined>;
   /** Sets the verdict of a shown result; false when the id is unknown. */
   setVerdict(scope: string, id: string, verdict: 'accepted' | 'rejected', at: EpochMs): Promise<boolean>;

@@ -39,3 +39,35 @@ export function turnIntent(prompt: string): string {
   const line = prompt.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length <= TURN_INTENT_KEPT ? line.trim() : `${line.slice(0, TURN_INTENT_KEPT).trim()}…`;
 }
+
+/** How long before its turn's first call a prompt's shown row may be, for the first turn of a session. */
+export const PROMPT_BEFORE_FIRST_CALL_MS = 60 * 60 * 1000;
+
+/** A prompt of a session's turn and when its shown rows can have been recorded (from..to, both included). */
+export interface TurnPromptSpan {
+  readonly intent: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * When the prompt hook can have shown context for each of a session's turns (runs `{intent, startedAt}`): a turn's
+ * prompt comes before its first call (its run's start) and after the turn before it started, and at most
+ * {@link PROMPT_BEFORE_FIRST_CALL_MS} before. Turns without an intent give none.
+ */
+export function turnPromptSpans(runs: readonly { intent: string; startedAt: number }[]): TurnPromptSpan[] {
+  const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
+  return sorted.flatMap((r, i) => {
+    if (r.intent.trim() === '') return [];
+    const earliest = r.startedAt - PROMPT_BEFORE_FIRST_CALL_MS;
+    const before = sorted[i - 1];
+    const from = before === undefined ? earliest : Math.max(earliest, before.startedAt + 1);
+    return [{ intent: r.intent, from: Math.min(from, r.startedAt), to: r.startedAt }];
+  });
+}
+
+/** Whether a shown row's query at `at` is the prompt of one of these turns (its turn intent, within its span). */
+export function promptOfTurn(spans: readonly TurnPromptSpan[], query: string, at: number): boolean {
+  const intent = turnIntent(query);
+  return spans.some((p) => p.intent === intent && p.from <= at && at <= p.to);
+}

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { CredenceError } from '../../core/errors.js';
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import type { EdgeType } from '../../core/types.js';
-import { turnIntent } from '../../core/runs/session-label.js';
+import { promptOfTurn, type TurnPromptSpan } from '../../core/runs/session-label.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import { activityWindow, dailyActivityOf, type DayRow } from '../daily-activity.js';
 import {
@@ -1655,8 +1655,12 @@ export class PgStore implements Store {
     });
   }
 
-  async forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number> {
-    const wanted = new Set(intents.filter((i) => i !== ''));
+  async forgetShownQueries(
+    scope: string,
+    sessions: readonly string[],
+    prompts: readonly TurnPromptSpan[],
+  ): Promise<number> {
+    const wanted = prompts.filter((p) => p.intent !== '');
     return this.#tx(async (c) => {
       let cleared = 0;
       if (sessions.length > 0)
@@ -1667,14 +1671,15 @@ export class PgStore implements Store {
               [scope, [...sessions]],
             )
           ).rowCount ?? 0;
-      if (wanted.size === 0) return cleared;
-      // Rows recorded before they held their session: by their query's turn intent, as a run's intent names it.
+      if (wanted.length === 0) return cleared;
+      // Rows recorded before they held their session: a turn's intent, shown within the time of that turn's prompt.
       const rows = await this.#rows(
-        "SELECT id, query FROM shown WHERE scope = $1 AND surface = 'recall' AND session IS NULL AND query IS NOT NULL",
-        [scope],
+        "SELECT id, query, at FROM shown WHERE scope = $1 AND surface = 'recall' AND session IS NULL " +
+          'AND query IS NOT NULL AND at BETWEEN $2 AND $3',
+        [scope, Math.min(...wanted.map((p) => p.from)), Math.max(...wanted.map((p) => p.to))],
         c,
       );
-      const ids = rows.filter((r) => wanted.has(turnIntent(String(r.query)))).map((r) => String(r.id));
+      const ids = rows.filter((r) => promptOfTurn(wanted, String(r.query), Number(r.at))).map((r) => String(r.id));
       if (ids.length > 0)
         cleared +=
           (await c.query('UPDATE shown SET query = NULL WHERE scope = $1 AND id = ANY($2::text[])', [scope, ids]))

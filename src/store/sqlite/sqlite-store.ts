@@ -12,7 +12,7 @@ import { CredenceError, isStoreBusy, storeBusyError } from '../../core/errors.js
 import type { ExecutionEdgeEvent } from '../../core/graph/execution-edges.js';
 import { binEdges } from '../../core/calibration/reliability.js';
 import { OUTCOME_KINDS, OUTCOMES, type EdgeType } from '../../core/types.js';
-import { turnIntent } from '../../core/runs/session-label.js';
+import { promptOfTurn, type TurnPromptSpan } from '../../core/runs/session-label.js';
 import { STORE_POLICY, storePolicy, type StorePolicy } from '../policy.js';
 import {
   aroundMethods,
@@ -1416,8 +1416,12 @@ export class SqliteStore implements Store {
     }, wait);
   }
 
-  async forgetShownQueries(scope: string, sessions: readonly string[], intents: readonly string[]): Promise<number> {
-    const wanted = new Set(intents.filter((i) => i !== ''));
+  async forgetShownQueries(
+    scope: string,
+    sessions: readonly string[],
+    prompts: readonly TurnPromptSpan[],
+  ): Promise<number> {
+    const wanted = prompts.filter((p) => p.intent !== '');
     return this.#write(() => {
       let cleared = 0;
       if (sessions.length > 0)
@@ -1425,13 +1429,15 @@ export class SqliteStore implements Store {
           'UPDATE shown SET query = NULL WHERE scope = ? AND query IS NOT NULL ' +
             'AND session IN (SELECT value FROM json_each(?))',
         ).run(scope, json([...sessions])).changes;
-      if (wanted.size === 0) return cleared;
-      // Rows recorded before they held their session: by their query's turn intent, as a run's intent names it.
+      if (wanted.length === 0) return cleared;
+      // Rows recorded before they held their session: a turn's intent, shown within the time of that turn's prompt.
       const clear = this.#stmt('UPDATE shown SET query = NULL WHERE scope = ? AND id = ?');
       const rows = this.#stmt(
-        "SELECT id, query FROM shown WHERE scope = ? AND surface = 'recall' AND session IS NULL AND query IS NOT NULL",
-      ).all(scope) as Row[];
-      for (const r of rows) if (wanted.has(turnIntent(String(r.query)))) cleared += clear.run(scope, r.id).changes;
+        "SELECT id, query, at FROM shown WHERE scope = ? AND surface = 'recall' AND session IS NULL " +
+          'AND query IS NOT NULL AND at BETWEEN ? AND ?',
+      ).all(scope, Math.min(...wanted.map((p) => p.from)), Math.max(...wanted.map((p) => p.to))) as Row[];
+      for (const r of rows)
+        if (promptOfTurn(wanted, String(r.query), Number(r.at))) cleared += clear.run(scope, r.id).changes;
       return cleared;
     });
   }
