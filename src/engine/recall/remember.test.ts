@@ -103,6 +103,26 @@ describe('remember: an old fact said again after its replacement is the newest w
   });
 });
 
+describe('remember: a fact said again with a past date never supersedes a later replacement (review E, item 4)', () => {
+  it('Postgres (Jan), MySQL (Apr 1), SQLite (May 1), Postgres dated Apr 15: SQLite stays current', async () => {
+    const { credence, clock, store } = await engine();
+    clock.now = Date.parse('2026-07-01T00:00:00Z');
+    const main = { title: 'Main store', category: 'decision' };
+    const postgres = { ...main, text: 'We use Postgres for the main store.' };
+    await credence.remember([{ ...postgres, validFrom: '2026-01-01' }]);
+    await credence.remember([{ ...main, text: 'We moved the main store to MySQL.', validFrom: '2026-04-01' }]);
+    const text = 'We moved the main store to SQLite.';
+    const [sqlite] = (await credence.remember([{ ...main, text, validFrom: '2026-05-01' }])).ids;
+    const back = await credence.remember([{ ...postgres, validFrom: '2026-04-15' }]);
+    expect(back.superseded.map((s) => s.id)).not.toContain(sqlite);
+    const life = (await store.getMemory('life', sqlite as string))?.life;
+    expect([life?.status, life?.validTo, life?.supersededBy]).toEqual([undefined, undefined, undefined]);
+    const now = await credence.recall('which database is the main store?', { track: false });
+    expect(now.filter((r) => r.status === 'current').map((r) => r.id)).toEqual([sqlite]);
+    await credence.close();
+  });
+});
+
 describe('recall of a question about now answers as of now (walk 15, item 1)', () => {
   it('a memory whose validTo passed is not current: superseded (ended), low, out of the context', async () => {
     const { credence } = await engine();

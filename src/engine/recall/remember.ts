@@ -667,7 +667,8 @@ export const RESTATED_HOPS = 8;
 /**
  * A note said again at `said` after what it said (`older`) was replaced: the memory holding now at the end of
  * `older`'s links of supersession (which the repeat, the newest word, supersedes). Undefined when `older` is not
- * superseded, or replaced only after `said`, or its links end at a memory gone or still superseded.
+ * superseded, or replaced only after `said`, or a link began after `said` (the repeat is older than it: it never
+ * ends a memory before that began), or its links end at a memory gone or still superseded.
  */
 async function restatedOver(writes: Writes, older: MemoryRecord, said: number): Promise<MemoryRecord | undefined> {
   const ended = older.life?.validTo;
@@ -677,6 +678,8 @@ async function restatedOver(writes: Writes, older: MemoryRecord, said: number): 
   for (let hop = 0; hop < RESTATED_HOPS && end?.life?.status === 'superseded'; hop += 1) {
     const by: string | undefined = end.life.supersededBy;
     end = by === undefined ? undefined : await writes.get(by);
+    // A replacement that began after `said` is later than the repeat: never superseded by it (as `--supersedes`).
+    if (end !== undefined && subjectOf(end).at > said) return undefined;
   }
   return end === undefined || end.life?.status === 'superseded' ? undefined : end;
 }
