@@ -208,6 +208,37 @@ describe('remember: a fact said again keeps when it became true (walk 15, item 3
   });
 });
 
+describe('remember: a repeat saying the fact held earlier moves its start back (review E, item 14)', () => {
+  const note = { title: 'Main store', category: 'decision', text: 'We use Postgres for the main store.' };
+  it('written in June, said again "since January": true as of March, the date never moved forward', async () => {
+    const { credence, clock, store } = await engine();
+    clock.now = Date.parse('2026-06-01T00:00:00Z');
+    const [id] = (await credence.remember([note])).ids;
+    clock.now += DAY;
+    const again = await credence.remember([{ ...note, validFrom: '2026-01-01' }]);
+    expect(again).toMatchObject({ ids: [id], merged: 1 });
+    const asked = 'which database is the main store?';
+    const march = await credence.recall(asked, { track: false, asOf: Date.parse('2026-03-01T00:00:00Z') });
+    expect(march.filter((r) => r.status === 'current').map((r) => r.id)).toEqual([id]);
+    await credence.remember([{ ...note, validFrom: '2026-02-01' }]);
+    const life = (await store.getMemory('life', id as string))?.life;
+    expect([life?.validFrom, life?.seen]).toEqual([Date.parse('2026-01-01T00:00:00Z'), 3]);
+    await credence.close();
+  });
+  it('moved back past the end of what it replaced: refused, naming it, nothing changed', async () => {
+    const { credence, clock, store } = await engine();
+    const [pg] = (await credence.remember([note])).ids;
+    clock.now += 30 * DAY;
+    const mysql = { title: 'Main store', category: 'decision', text: 'We moved the main store to MySQL.' };
+    const [my] = (await credence.remember([mysql])).ids;
+    const before = await store.getMemory('life', my as string);
+    const early = credence.remember([{ ...mysql, validFrom: new Date(APRIL + 10 * DAY).toISOString() }]);
+    await expect(early).rejects.toThrow(new RegExp(`validFrom: .* is before ${pg}, which ${my} replaced, ended`));
+    expect(await store.getMemory('life', my as string)).toEqual(before);
+    await credence.close();
+  });
+});
+
 describe('remember: supersession and conflicts (issue 23)', () => {
   it('Postgres then MySQL: MySQL first, Postgres superseded with why; as of April, Postgres', async () => {
     const { credence, clock } = await engine();

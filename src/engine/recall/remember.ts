@@ -457,7 +457,7 @@ async function rememberOne(
   const again = existing?.title === record.title && existing?.text === record.text;
   const over = existing !== undefined && again && restating ? await restatedOver(writes, existing, said) : undefined;
   if (over !== undefined && repeats(record, over, speakers)) {
-    await writes.write([repeated(over, record, ctx.now)]);
+    await writes.write([repeated(over, record, ctx.now, await startOf(writes, over, record))]);
     report.ids.push(over.id);
     report.updated += 1;
     report.merged += 1;
@@ -468,10 +468,12 @@ async function rememberOne(
     restated = { older: existing, over };
   } else if (existing !== undefined) {
     // The same id again: the same memory remembered once more, or (another text under an id of one's own) updated.
-    // Said again, it keeps when it became true (its first validFrom, its writing) and counts the repeat as last seen.
+    // Said again, it keeps when it became true (its first validFrom, its writing, or the repeat's when earlier) and
+    // counts the repeat as last seen.
+    const from = again ? await startOf(writes, existing, record) : record.life?.validFrom;
     const life: MemoryLife = {
       ...existing.life,
-      ...(record.life?.validFrom === undefined || again ? {} : { validFrom: record.life.validFrom }),
+      ...(from === undefined ? {} : { validFrom: from }),
       ...(record.life?.turn === undefined ? {} : { turn: record.life.turn }),
       sources: union(existing.life?.sources, record.life?.sources),
       ...(again ? { seen: (existing.life?.seen ?? 1) + 1, lastSeen: seenAgain(existing, record, ctx.now) } : {}),
@@ -547,7 +549,7 @@ async function rememberOne(
     const holding = await restatedOver(writes, candidate, said);
     if (holding === undefined) continue;
     if (repeats(mine, holding, speakers)) {
-      await writes.write([repeated(holding, mine, ctx.now)]);
+      await writes.write([repeated(holding, mine, ctx.now, await startOf(writes, holding, mine))]);
       report.ids.push(holding.id);
       report.updated += 1;
       report.merged += 1;
@@ -585,7 +587,7 @@ async function rememberOne(
     // A memory with an id of its own is that memory: never merged into another (a turn said again is).
     if (decision.kind === 'duplicate' && ownId && mine.life?.turn === undefined) continue;
     if (decision.kind === 'duplicate') {
-      changed.set(candidate.id, repeated(candidate, mine, ctx.now));
+      changed.set(candidate.id, repeated(candidate, mine, ctx.now, await startOf(writes, candidate, mine)));
       await write([...changed.values()]);
       report.ids.push(candidate.id);
       report.updated += 1;
@@ -642,11 +644,13 @@ async function rememberOne(
 
 /**
  * `existing` said again by `repeat`: counted (`seen`, `lastSeen`) with where the repeat came from (its source, or its
- * file when the existing memory has another). Its text is not written again: its date (when it became true) stays.
+ * file when the existing memory has another). Its text is not written again: its date (when it became true) stays,
+ * unless `from` (startOf) moves it back.
  */
-function repeated(existing: MemoryRecord, repeat: MemoryRecord, now: number): MemoryRecord {
+function repeated(existing: MemoryRecord, repeat: MemoryRecord, now: number, from: number | undefined): MemoryRecord {
   return withLife(existing, {
     ...existing.life,
+    ...(from === undefined ? {} : { validFrom: from }),
     seen: (existing.life?.seen ?? 1) + 1,
     lastSeen: seenAgain(existing, repeat, now),
     sources: union(
@@ -654,6 +658,28 @@ function repeated(existing: MemoryRecord, repeat: MemoryRecord, now: number): Me
       union(repeat.life?.sources, repeat.path !== undefined && repeat.path !== existing.path ? [repeat.path] : []),
     ),
   });
+}
+
+/**
+ * When `existing`, said again by `repeat`, became true: its own time, or the repeat's `validFrom` when earlier (a
+ * repeat saying the fact held before moves its start back, never forward: review E, item 14). A turn keeps its own
+ * time. A start moved back past the end of a memory `existing` replaced is refused, naming it: nothing is changed.
+ */
+async function startOf(writes: Writes, existing: MemoryRecord, repeat: MemoryRecord): Promise<number | undefined> {
+  const from = repeat.life?.validFrom;
+  const start = existing.life?.validFrom ?? existing.createdAt;
+  if (from === undefined || from >= start || existing.life?.turn !== undefined || repeat.life?.turn !== undefined)
+    return existing.life?.validFrom;
+  for (const id of existing.life?.supersedes ?? []) {
+    const ended = (await writes.get(id))?.life?.validTo;
+    if (ended !== undefined && from < ended)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `validFrom: ${iso(from)} is before ${id}, which ${existing.id} replaced, ended (${iso(ended)}): nothing is ` +
+          `changed; ${existing.id} holds from ${iso(start)}`,
+      );
+  }
+  return from;
 }
 
 /** Whether `mine` says what `other` says: the same title and text, or the same memory written alike. */
