@@ -420,6 +420,31 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('both sides of a conflict superseded, the new memory forgotten: in conflict again on both sides', async () => {
+    // Review E, item 5: the second side revived wrote its snapshot over the link the first one's revival gave it.
+    const { credence, clock, store } = await engine();
+    const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
+    const deploy = (text: string) => ({ title: 'Deploy target', category: 'decision', text });
+    const [frankfurt] = (await credence.remember([deploy('Production deploys go to the Frankfurt region on AWS.')]))
+      .ids;
+    clock.now += DAY;
+    const [dublin] = (await credence.remember([deploy('Production deploys go to the Dublin region on AWS.')])).ids;
+    clock.now += 3 * DAY;
+    const report = await credence.remember([deploy('We moved production deploys to the Paris region on AWS.')]);
+    const [paris] = report.ids;
+    expect(report.superseded.map((s) => s.id).sort()).toEqual([frankfurt, dublin].sort());
+    await credence.forget(paris as string);
+    const f = await life(frankfurt);
+    const d = await life(dublin);
+    expect([f?.status, f?.conflictsWith, d?.status, d?.conflictsWith]).toEqual([
+      'conflict',
+      [dublin],
+      'conflict',
+      [frankfurt],
+    ]);
+    await credence.close();
+  });
+
   it("a replacing note given no category or tags keeps the replaced one's and says so; given ones win", async () => {
     const { credence, store } = await engine();
     const title = 'JWT token refresh flow';

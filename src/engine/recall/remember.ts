@@ -834,7 +834,9 @@ export async function unlinkForgotten(store: MemoryStore, scope: string, forgott
     changed.set(id, unlinked);
     if (byIt) revived.push(unlinked);
   }
-  for (const back of revived) {
+  for (const first of revived) {
+    // As the revival of another side left it (its link back to that one added): never the snapshot from before.
+    const back = changed.get(first.id) ?? first;
     const again: string[] = [];
     for (const id of back.life?.conflictsWith ?? []) {
       const other = await latest(id);
@@ -852,7 +854,7 @@ export async function unlinkForgotten(store: MemoryStore, scope: string, forgott
         }),
       );
     }
-    const b = (changed.get(back.id) ?? back).life ?? {};
+    const b = back.life ?? {};
     changed.set(
       back.id,
       withLife(back, {
