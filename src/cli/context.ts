@@ -6,7 +6,6 @@
  */
 import { existsSync } from 'node:fs';
 import { CredenceError } from '../core/errors.js';
-import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import type { Credence } from '../engine/engine.js';
 import { databaseUrl, sqlitePath } from '../platform/store-location.js';
 import { storeFailure } from './failure.js';
@@ -84,22 +83,8 @@ export function requireSaneOptions(options: GlobalOptions): void {
     throw new CredenceError('INVALID_INPUT', '--scope is empty: name a scope, or leave the option out for the default');
 }
 
-/**
- * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`, a
- * memory's `validFrom`, `validTo` or a turn's `at`) is refused, or undefined: more than a day after the machine's clock
- * (aheadOfClock), as for --now. Stored, it would keep what it taught at full confidence (no decay) until that time
- * came (`harm` says what it would do instead, for a memory).
- */
-export function aheadOfClockReason(
-  value: string | number,
-  clock: number,
-  harm = 'a time ahead of the clock would keep what it taught from decaying until then',
-): string | undefined {
-  const at = typeof value === 'number' ? value : parseIsoInstant(value);
-  if (at === undefined || !aheadOfClock(at, clock)) return undefined;
-  const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
-  return `${shown} is after this machine's clock (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
-}
+/** Why a time given in the input is refused (core/time aheadOfClockReason): kept here for the commands. */
+export { aheadOfClockReason } from '../core/time.js';
 
 /** Throws (INVALID_INPUT, exit 2) when a SQLite file named by --db (not `:memory:`) does not exist. */
 export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv): void {

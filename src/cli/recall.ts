@@ -12,7 +12,7 @@ import { formatMemoryContext } from '../core/recall/memory-context.js';
 import type { ProbabilityInfo } from '../engine/calibration.js';
 import type { RecallResult } from '../engine/recall/recall.js';
 import type { MemoryInput } from '../schemas/index.js';
-import { aheadOfClockReason, printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
+import { printJson, runJsonLines, withCredence, type CommandContext } from './context.js';
 import { checkedLines, readInput, reportProblems } from './input.js';
 import { parseLimit, parseList } from './parse.js';
 import { noProbabilityLine, withScoreProbability } from './probability-text.js';
@@ -53,30 +53,6 @@ function parseDate(flag: string, text: string): number {
   if (ms === undefined)
     throw new CredenceError('INVALID_INPUT', `${flag} must be an ISO date like 2026-05-01, got ${shownText(text)}`);
   return ms;
-}
-
-/** The times of a memory or a turn, by field: when it became true (`validFrom`, a turn's `at`), when it stopped. */
-const MEMORY_TIMES = ['validFrom', 'validTo', 'at'] as const;
-/** What a memory's time ahead of the clock would do, as the refusal says it. */
-const AHEAD_HARM =
-  'a memory dated ahead of the clock would be taken as the newest word on its subject and replace the one true now';
-
-/**
- * The memory as given, unless a time of it is more than a day after the machine's clock (aheadOfClockReason), as
- * `record`, `observe` and `import` refuse theirs: INVALID_INPUT naming the field (a line of a file is rejected, the
- * others go in). A mistyped year would make a turn the newest of its session and supersede the present one; a time
- * still to come is no documented feature (`validFrom` is when it became true, `validTo` when it was replaced).
- */
-function notAheadOfClock(value: unknown, clock: number): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const fields = value as Record<string, unknown>;
-  for (const field of MEMORY_TIMES) {
-    const time = fields[field];
-    const reason =
-      typeof time === 'string' || typeof time === 'number' ? aheadOfClockReason(time, clock, AHEAD_HARM) : undefined;
-    if (reason !== undefined) throw new CredenceError('INVALID_INPUT', `invalid memory: ${field}: ${reason}`);
-  }
-  return value;
 }
 
 export function registerRecall(program: Command, context: () => CommandContext): void {
@@ -120,10 +96,10 @@ export function registerRecall(program: Command, context: () => CommandContext):
         const ctx = context();
         if (options.jsonl !== undefined) {
           // Over a limit: a bad line with its number (the engine would name `memories[i]`, counted from 0).
-          const clock = Date.now();
+          // A time ahead of the clock: refused by the engine (engine/recall/remember), the line named as others.
           const { items, problems } = checkedLines(readInput(options.jsonl), (v) => {
             requireMemoryWithinLimits('memory', v);
-            return notAheadOfClock(v, clock);
+            return v;
           });
           // One call: the file's turns are one batch, placed together (engine/recall/remember); a wrong line is told.
           const result = await withCredence(ctx, async (c) => {
@@ -163,7 +139,6 @@ export function registerRecall(program: Command, context: () => CommandContext):
           ...(options.validFrom === undefined ? {} : { validFrom: options.validFrom }),
           ...(options.source === undefined ? {} : { source: options.source }),
         };
-        notAheadOfClock(memory, Date.now());
         const result = await withCredence(ctx, (c) => c.remember([memory as MemoryInput])); // checked by the engine
         if (ctx.wantsJson) return printJson(ctx, result);
         const verb = result.inserted === 1 ? 'remembered' : result.merged === 1 ? 'merged into' : 'updated';

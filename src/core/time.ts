@@ -63,5 +63,22 @@ export const NOW_AHEAD_MS = 86_400_000;
  */
 export const aheadOfClock = (at: number, clock: number): boolean => at > clock + NOW_AHEAD_MS;
 
+/**
+ * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`, a
+ * memory's `validFrom`, `validTo` or a turn's `at`) is refused, or undefined: more than a day after the machine's clock
+ * (aheadOfClock), as for --now. Stored, it would keep what it taught at full confidence (no decay) until that time
+ * came (`harm` says what it would do instead, for a memory).
+ */
+export function aheadOfClockReason(
+  value: string | number,
+  clock: number,
+  harm = 'a time ahead of the clock would keep what it taught from decaying until then',
+): string | undefined {
+  const at = typeof value === 'number' ? value : parseIsoInstant(value);
+  if (at === undefined || !aheadOfClock(at, clock)) return undefined;
+  const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
+  return `${shown} is after this machine's clock (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
+}
+
 /** The UTC calendar day number of an instant (days since 1970-01-01): the day the dashboard labels it with. */
 export const utcDay = (at: number): number => Math.floor(at / 86_400_000);

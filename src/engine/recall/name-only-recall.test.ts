@@ -8,10 +8,11 @@ const START = Date.parse('2025-03-01T18:00:00Z');
 
 /** `turns` said in one session, `gap` ms apart, remembered at once; the engine asked 20 days after the start. */
 async function oneSession(turns: readonly [string, string][], gap = 60_000) {
-  let clock = START;
+  // Remembered when the last was said (a turn more than a day after the clock is refused).
+  let clock = START + Math.max(0, turns.length - 1) * gap;
   const cr = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'c', now: () => clock });
   const { ids } = await cr.remember(
-    turns.map(([speaker, text], index) => ({ speaker, session: 's1', index, at: clock + index * gap, text })),
+    turns.map(([speaker, text], index) => ({ speaker, session: 's1', index, at: START + index * gap, text })),
   );
   clock = START + 20 * DAY;
   return { cr, ids: ids as string[] };
@@ -150,7 +151,8 @@ describe('a named speaker’s turns found by the name alone, beside another spea
 describe('a named speaker’s turns matching nothing of the question but the name (walk 15, item 8)', () => {
   const walk = async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    let clock = Date.parse('2026-01-05T09:00:00Z');
+    // Remembered when the last turn was said (a turn more than a day after the clock is refused).
+    let clock = Date.parse('2026-05-20T18:01:00Z');
     const cr = await openCredence({ store, scope: 'c', now: () => clock });
     const turn = (speaker: string, session: string, at: string, text: string, index: number) => ({
       speaker,

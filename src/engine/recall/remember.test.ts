@@ -148,19 +148,17 @@ describe('recall of a question about now answers as of now (walk 15, item 1)', (
     await credence.close();
   });
 
-  it('a change planned ahead (validFrom after now) does not hide what holds today, as of now alike', async () => {
+  it('a change not yet true (validFrom after now) does not hide what holds today, as of now alike', async () => {
     const { credence, clock } = await engine();
     const main = { title: 'Main store', category: 'decision' };
     await credence.remember([{ ...main, text: 'We use Postgres for the main store.' }]);
     clock.now += 31 * DAY;
     const [my] = (await credence.remember([{ ...main, text: 'We moved the main store to MySQL.' }])).ids;
     clock.now += 30 * DAY;
+    // Within the day a time may be ahead of the clock (a clock a little behind; further ahead is refused).
+    const tomorrow = new Date(clock.now + 20 * 3_600_000).toISOString();
     const planned = await credence.remember([
-      {
-        ...main,
-        text: 'We will have moved the main store to CockroachDB, replacing MySQL.',
-        validFrom: '2027-03-01',
-      },
+      { ...main, text: 'We will have moved the main store to CockroachDB, replacing MySQL.', validFrom: tomorrow },
     ]);
     expect(planned.superseded.map((s) => s.id)).toEqual([my]);
     const asked = 'which database is the main store?';
@@ -172,7 +170,8 @@ describe('recall of a question about now answers as of now (walk 15, item 1)', (
     const ahead = now.find((r) => r.id === planned.ids[0]);
     expect([ahead?.label, ahead?.parts.window]).toEqual(['low', 'notYet']);
     const all = chooseContext(now, asked, clock.now, { all: true });
-    expect(all.find((c) => c.result.id === planned.ids[0])?.line.note).toBe('not yet true: from 2027-03-01');
+    const note = all.find((c) => c.result.id === planned.ids[0])?.line.note;
+    expect(note).toBe(`not yet true: from ${tomorrow.slice(0, 10)}`);
     expect(chooseContext(now, asked, clock.now).map((c) => c.result.id)).toEqual([my]);
     await credence.close();
   });
@@ -235,6 +234,30 @@ describe('remember: a repeat saying the fact held earlier moves its start back (
     const early = credence.remember([{ ...mysql, validFrom: new Date(APRIL + 10 * DAY).toISOString() }]);
     await expect(early).rejects.toThrow(new RegExp(`validFrom: .* is before ${pg}, which ${my} replaced, ended`));
     expect(await store.getMemory('life', my as string)).toEqual(before);
+    await credence.close();
+  });
+});
+
+describe('remember: a time more than a day after the clock it is given is refused (review E, item 11)', () => {
+  it('validFrom, validTo or a turn at ahead of the engine clock: INVALID_INPUT naming it, nothing stored', async () => {
+    const { credence, store } = await engine();
+    await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store.' }]);
+    const before = await store.listMemories('life');
+    const mysql = { title: 'Main store', text: 'We moved the main store to MySQL.' };
+    // The engine's clock (April 1st 2026), not the machine's: June 2026 is ahead of it.
+    for (const [field, ahead] of [
+      ['validFrom', { ...mysql, validFrom: '2031-01-01' }],
+      ['validFrom', { ...mysql, validFrom: '2026-06-01' }],
+      ['validTo', { ...mysql, validFrom: '2026-03-01', validTo: '2031-01-01' }],
+      ['at', { speaker: 'Cara', session: 's1', at: '2031-01-01T00:00:00Z', text: 'I moved to MySQL.' }],
+    ] as const) {
+      await expect(credence.remember([ahead])).rejects.toThrow(
+        new RegExp(`invalid memory: ${field}: .* is after this machine's clock \\(2026-04-01T00:00:00.000Z\\)`),
+      );
+    }
+    expect(await store.listMemories('life')).toEqual(before);
+    // A day ahead is a clock a little behind: taken.
+    expect((await credence.remember([{ ...mysql, validFrom: '2026-04-01T20:00:00Z' }])).inserted).toBe(1);
     await credence.close();
   });
 });

@@ -25,6 +25,7 @@ import {
 import { scrubText } from '../../core/security/scrub.js';
 import { buildFtsQuery } from '../../core/text/fts-query.js';
 import { isBlankText } from '../../core/text/plain-text.js';
+import { aheadOfClockReason } from '../../core/time.js';
 import type { MemoryLife } from '../../core/types.js';
 import { normalizeMemoryPath, readFileInsideRoot } from '../../platform/files.js';
 import { formatIssues, MemoryInputSchema, type MemoryInput } from '../../schemas/index.js';
@@ -126,7 +127,18 @@ function fileText(root: string, path: string): string {
   return text;
 }
 
-/** A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). */
+/** The times of a memory or a turn, by field: when it became true (`validFrom`, a turn's `at`), when it stopped. */
+const MEMORY_TIMES = ['validFrom', 'validTo', 'at'] as const;
+/** What a memory's time ahead of the clock would do, as the refusal says it. */
+const AHEAD_HARM =
+  'a memory dated ahead of the clock would be taken as the newest word on its subject and replace the one true now';
+
+/**
+ * A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). A time of
+ * it more than a day after the clock it is given (`ctx.now`, aheadOfClockReason) is refused, INVALID_INPUT naming the
+ * field, on every surface alike: a mistyped year would make it the newest word and supersede the present one, and
+ * `validFrom` is when it became true, not a plan.
+ */
 function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: string) => number): MemoryRecord {
   const parsed = MemoryInputSchema.safeParse(raw, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid memory: ${formatIssues(parsed.error)}`);
@@ -142,6 +154,11 @@ function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: s
       ? undefined
       : { speaker, session, index: m.index ?? turnIndex(session) };
   const source = m.source === undefined ? undefined : scrubText(m.source).text;
+  for (const field of MEMORY_TIMES) {
+    const time = m[field];
+    const ahead = time === undefined ? undefined : aheadOfClockReason(time, ctx.now, AHEAD_HARM);
+    if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid memory: ${field}: ${ahead}`);
+  }
   const from = m.validFrom ?? m.at;
   const life: MemoryLife = {
     ...(from === undefined ? {} : { validFrom: whenMs(from) }),
