@@ -468,6 +468,31 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('the middle of a chain forgotten: the first stays superseded, by the last (walk 16, item 4)', async () => {
+    const { credence, clock, store } = await engine();
+    const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
+    const deploy = (text: string, supersedes?: string) => ({
+      title: 'Deploy',
+      category: 'decision',
+      text,
+      ...(supersedes === undefined ? {} : { supersedes }),
+    });
+    const [ansible] = (await credence.remember([deploy('We deploy with Ansible.')])).ids;
+    clock.now += 30 * DAY;
+    const [terraform] = (await credence.remember([deploy('Deploys now go through Terraform.', ansible)])).ids;
+    clock.now += 30 * DAY;
+    const [argo] = (await credence.remember([deploy('Deploys are done by ArgoCD.', terraform)])).ids;
+    const argoRecord = await store.getMemory('life', argo as string);
+    const argoFrom = argoRecord?.life?.validFrom ?? argoRecord?.createdAt;
+    await credence.forget(terraform as string);
+    expect(await life(ansible)).toMatchObject({ status: 'superseded', supersededBy: argo, validTo: argoFrom });
+    expect((await life(argo))?.supersedes).toEqual([ansible]);
+    const found = await credence.recall('how do we deploy', { track: false });
+    const current = found.filter((r) => r.status === 'current').map((r) => r.id);
+    expect(current).toEqual([argo]);
+    await credence.close();
+  });
+
   it("a replacing note given no category or tags keeps the replaced one's and says so; given ones win", async () => {
     const { credence, store } = await engine();
     const title = 'JWT token refresh flow';

@@ -826,17 +826,43 @@ function turnQuery(m: MemoryRecord): string | undefined {
 export async function unlinkForgotten(store: MemoryStore, scope: string, forgotten: MemoryRecord): Promise<number> {
   const life = forgotten.life;
   const linked = [
-    ...new Set([...(life?.supersedes ?? []), ...(life?.conflictsWith ?? []), ...(life?.supersededBy ?? [])]),
+    ...new Set([
+      ...(life?.supersedes ?? []),
+      ...(life?.conflictsWith ?? []),
+      ...(life?.supersededBy === undefined ? [] : [life.supersededBy]),
+    ]),
   ];
   if (linked.length === 0) return 0;
   const changed = new Map<string, MemoryRecord>();
   const latest = async (id: string): Promise<MemoryRecord | undefined> =>
     changed.get(id) ?? (await store.getMemory(scope, id));
+  // The middle of a chain of replacements forgotten (walk 16, item 4): what it replaced was current until what replaced
+  // it began, as if it had never been said, and is superseded by that one; it does not come back as current.
+  const heirId = life?.status === 'superseded' ? life.supersededBy : undefined;
+  const heir = heirId === undefined ? undefined : await latest(heirId);
   const revived: MemoryRecord[] = [];
   for (const id of linked) {
     const other = await latest(id);
     if (other === undefined) continue;
     const o = other.life ?? {};
+    if (heir !== undefined && o.supersededBy === forgotten.id && other.id !== heir.id) {
+      changed.set(
+        id,
+        withLife(other, { ...o, supersededBy: heir.id, validTo: heir.life?.validFrom ?? heir.createdAt }),
+      );
+      const h = (await latest(heir.id)) ?? heir;
+      changed.set(
+        heir.id,
+        withLife(h, {
+          ...h.life,
+          supersedes: union(
+            h.life?.supersedes?.filter((x) => x !== forgotten.id),
+            [id],
+          ),
+        }),
+      );
+      continue;
+    }
     const byIt = o.supersededBy === forgotten.id;
     const conflicts = o.conflictsWith?.filter((c) => c !== forgotten.id);
     const stillConflict = o.status === 'conflict' && conflicts !== undefined && conflicts.length > 0;
