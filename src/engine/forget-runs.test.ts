@@ -72,6 +72,26 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  it("an appended run takes back what it counted, not another run's confirmation (review E, 2)", async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const ok = (tool: string) => ({ tool, status: 'success' as const });
+    await credence.recordExecutions([{ id: 'x', intent: 'translate the page', calls: [ok('fetch'), ok('translate')] }]);
+    // Run y, as a live session appends it: translate fails first, then succeeds.
+    const head = { id: 'y', intent: 'translate another page', startedAt: AT };
+    await credence.appendCalls(head, [ok('fetch'), { tool: 'translate', status: 'failure' }]);
+    await credence.appendCalls(head, [ok('fetch'), ok('translate')]);
+    const counts = async () =>
+      (await credence.edges())
+        .filter((e) => e.type === 'sequence' && e.from === 'fetch')
+        .map((e) => `${e.count} ${e.successes}/${e.failures}`);
+    // Counted as recorded whole: a success of each run (it was x's success, y's failure: 1/1).
+    expect(await counts()).toEqual(['2 2/0']);
+    // Forgetting y takes back its success alone (it took x's success and left y's failure: 0/1).
+    await credence.forget('y');
+    expect(await counts()).toEqual(['1 1/0']);
+    await credence.close();
+  });
+
   it('a learned workflow id forgets its runs, and the workflow goes with them; other runs stay', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
     const run = (intent: string, tools: string[]) => ({

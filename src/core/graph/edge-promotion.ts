@@ -43,6 +43,11 @@ export interface EdgeEvent {
   readonly status: CallStatus;
   /** Epoch ms of the call (or of the ingest when the call has no time). */
   readonly at: number;
+  /**
+   * A success of an execution that had counted the edge as a failure (an earlier append of it saw only failures):
+   * that failure is taken back (`failures` - 1, never below 0) as the success is counted.
+   */
+  readonly replacesFailure?: boolean;
 }
 
 /** A template edge declared by hand and not yet seen: source template, all counters 0, dates null. */
@@ -77,6 +82,7 @@ export function promotedSource(source: EdgeSource, count: number, options: Promo
  *
  * - success / partial: count + 1, successes + 1, lastSeen = the latest confirmation time, firstSeen
  *   set if null (kept at the earliest time), source promoted (see {@link promotedSource}).
+ *   With `replacesFailure`, failures - 1 as well (the execution's earlier failure becomes this success).
  * - failure: failures + 1 only. On a missing edge it creates an unconfirmed edge
  *   `{ source: 'inferred', count: 0, successes: 0, failures: 1, firstSeen: at, lastSeen: null }`.
  *
@@ -116,7 +122,7 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
     source: promotedSource(previous.source, count, resolved),
     count,
     successes: previous.successes + 1,
-    failures: previous.failures,
+    failures: event.replacesFailure === true ? Math.max(0, previous.failures - 1) : previous.failures,
     firstSeen: previous.firstSeen === null ? event.at : Math.min(previous.firstSeen, event.at),
     lastSeen: previous.lastSeen === null ? event.at : Math.max(previous.lastSeen, event.at),
   };

@@ -223,19 +223,25 @@ describe('appendedEdgeEvents', () => {
     ]);
   });
 
-  it('keeps the failure of an edge whose first occurrence failed, when a later append sees it succeed', () => {
+  it('replaces the failure of an edge whose first occurrence failed when a later append sees it succeed', () => {
     const first = [call('read_a', 1), call('read_b', 2, { status: 'failure' })];
     const later = [...first, call('read_a', 3), call('read_b', 4)];
     expect(appendedEdgeEvents([call('read_a', 1)], first)).toEqual([
       { type: 'sequence', from: 'read_a', to: 'read_b', status: 'failure', at: 2 },
     ]);
-    // The later append adds only the edges new to the execution: read_a → read_b is not counted again.
-    expect(said(appendedEdgeEvents(first, later))).toEqual([
-      'alternative read_b->read_a success',
-      'sequence read_b->read_a failure',
+    // The later append counts read_a → read_b as a success in place of the failure, as recording it whole does.
+    expect(appendedEdgeEvents(first, later)).toEqual([
+      { type: 'alternative', from: 'read_b', to: 'read_a', status: 'success', at: 3 },
+      { type: 'sequence', from: 'read_a', to: 'read_b', status: 'success', at: 4, replacesFailure: true },
+      { type: 'sequence', from: 'read_b', to: 'read_a', status: 'failure', at: 3 },
     ]);
-    // Recorded whole, the same execution counts read_a → read_b as a success.
     expect(brief(later)).toContain('sequence read_a->read_b success');
+    // Later, read_b → read_a (a failure so far) succeeds and replaces its failure; read_a → read_b, counted a
+    // success, is not counted again when it fails.
+    const last = [...later, call('read_a', 5), call('read_b', 6, { status: 'failure' })];
+    expect(appendedEdgeEvents(later, last)).toEqual([
+      { type: 'sequence', from: 'read_b', to: 'read_a', status: 'success', at: 5, replacesFailure: true },
+    ]);
   });
 
   it('appending call by call yields the events of the whole execution when no call fails (property)', () => {
@@ -258,7 +264,17 @@ describe('appendedEdgeEvents', () => {
           .slice(1)
           .flatMap((end, k) => appendedEdgeEvents(calls.slice(0, bounds[k]), calls.slice(0, end)));
         const key = (e: ExecutionEdgeEvent) => `${e.type} ${e.from}->${e.to}`;
-        expect(appended.map(key).sort()).toEqual(edgeEventsOf(calls).map(key).sort());
+        // Folded as a store does: an edge is new once, and a success replacing a failure takes its place.
+        const counted = new Map<string, string>();
+        for (const e of appended) {
+          expect(counted.get(key(e))).toBe(e.replacesFailure === true ? 'failure' : undefined);
+          counted.set(key(e), e.status);
+        }
+        expect([...counted].sort()).toEqual(
+          edgeEventsOf(calls)
+            .map((e) => [key(e), e.status])
+            .sort(),
+        );
       }),
     );
   });

@@ -37,6 +37,11 @@ export interface ExecutionEdgeEvent {
    * in the occurrence that decided the status (the first success, else the first failure).
    */
   at: number;
+  /**
+   * Set on a success that an append gives an edge the same execution counted as a failure in an earlier append
+   * ({@link appendedEdgeEvents}): that failure is taken back as the success is counted.
+   */
+  replacesFailure?: true;
 }
 
 const ran = (status: CallStatus): boolean => status !== 'failure';
@@ -91,23 +96,26 @@ const keyOf = edgeEventKey;
 /**
  * The edge events an append adds to a growing execution (an MCP session, a Claude Code session
  * recorded hook by hook): the events of `after`, the whole execution once the new calls are
- * appended, whose (type, from, to) is not among the events of `before`, the execution as it was.
- * `before` must be a prefix of `after`. Summed over the appends, an edge is still counted once per
- * execution, whether the execution was recorded whole or call by call.
+ * appended, whose (type, from, to) is not among the events of `before`, the execution as it was (or was
+ * there as a failure only and now succeeds: see below). `before` must be a prefix of `after`. Summed over the
+ * appends, an edge is still counted once per execution, whether the execution was recorded whole or call by call.
  *
- * First occurrence decides: an edge is counted by the append in which it first appears, with the
- * status {@link edgeEventsOf} gives it there (a success when any of its occurrences in that append
- * ran). An edge whose first occurrence in the execution was a failure and that succeeds in a later
- * append keeps its failure for that execution: counting the success too would count the edge twice,
- * and a stored failure cannot be taken back. Without failures, appending call by call (or in any
- * slices) yields exactly the events of {@link edgeEventsOf} on the whole execution, times included.
+ * An edge counted as a failure by an earlier append (every occurrence so far failed) that succeeds in this one comes
+ * back as a success that replaces that failure (`replacesFailure`, which {@link observeEdge} applies): the execution
+ * then counts the edge as recording it whole does, a success, and forgetting it takes back that success alone.
+ * Appending call by call (or in any slices) thus folds to exactly what {@link edgeEventsOf} on the whole execution
+ * gives; only the edge's `firstSeen` may stay at the failure's time.
  */
 export function appendedEdgeEvents(
   before: readonly ExecutionCall[],
   after: readonly ExecutionCall[],
 ): ExecutionEdgeEvent[] {
-  const known = new Set(edgeEventsOf(before).map(keyOf));
-  return edgeEventsOf(after).filter((event) => !known.has(keyOf(event)));
+  const known = new Map(edgeEventsOf(before).map((e) => [keyOf(e), e.status]));
+  return edgeEventsOf(after).flatMap((event) => {
+    const was = known.get(keyOf(event));
+    if (was === undefined) return [event];
+    return was === 'failure' && event.status === 'success' ? [{ ...event, replacesFailure: true as const }] : [];
+  });
 }
 
 /**
@@ -116,8 +124,7 @@ export function appendedEdgeEvents(
  * (`dependsOn`, as the MCP gateway's `execute_dag` records a workflow's run, learning its dependencies alone: its
  * calls follow its layers, not one another). A run recorded by hand with `dependsOn` on every call taught its
  * sequences too; they are kept rather than taken from another run's count (what a forget cannot tell apart stays).
- * A run appended call by call counted an edge whose first occurrence failed as a failure; here it is the run's
- * success when any occurrence ran, as recording it whole counts it.
+ * A run appended call by call counted each edge as recording it whole does ({@link appendedEdgeEvents}).
  */
 export function taughtEdgeEvents(
   calls: readonly (ExecutionCall & { readonly dependsOn?: readonly number[] })[],

@@ -151,7 +151,7 @@ const foldEdge = (current: EdgeRecord | undefined, event: ExecutionEdgeEvent): E
   from: event.from,
   to: event.to,
   type: event.type,
-  ...observeEdge(current, { status: event.status, at: event.at }),
+  ...observeEdge(current, event),
 });
 
 /** The store appended to, another connection to it (another process), and a store for the reference. */

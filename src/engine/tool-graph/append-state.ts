@@ -26,8 +26,8 @@ interface Known {
   count: number;
   /** The last call, the very object the store handed over (undefined without calls). */
   last: CallRecord | undefined;
-  /** The keys (edgeEventKey) of the edge events the calls gave. */
-  events: Set<string>;
+  /** The edge events the calls gave, by key (edgeEventKey), with the status the execution counted them with. */
+  events: Map<string, ExecutionEdgeEvent['status']>;
   tools: string[];
   seenTools: Set<string>;
   edges: [string, string][];
@@ -66,7 +66,7 @@ function empty(): Known {
   return {
     count: 0,
     last: undefined,
-    events: new Set(),
+    events: new Map(),
     tools: [],
     seenTools: new Set(),
     edges: [],
@@ -173,7 +173,7 @@ export class AppendTracker {
     this.#kept.delete(this.#key);
     if (known !== undefined && known.count === before.length && known.last === before.at(-1)) return known;
     const fresh = empty();
-    for (const e of edgeEventsOf(before.map(this.#asCall))) fresh.events.add(edgeEventKey(e));
+    for (const e of edgeEventsOf(before.map(this.#asCall))) fresh.events.set(edgeEventKey(e), e.status);
     for (let i = 0; i < before.length; i += 1) addCall(fresh, before, i);
     return fresh;
   }
@@ -192,8 +192,14 @@ export class AppendTracker {
             count: known.count,
           };
     const all = eventsFrom(after, before.length, this.#asCall);
-    const events = all.filter((e) => !known.events.has(edgeEventKey(e)));
-    for (const e of all) known.events.add(edgeEventKey(e));
+    // A new edge counts; one counted as a failure so far that succeeds now replaces that failure (appendedEdgeEvents).
+    const events: ExecutionEdgeEvent[] = [];
+    for (const e of all) {
+      const was = known.events.get(edgeEventKey(e));
+      if (was === undefined) events.push(e);
+      else if (was === 'failure' && e.status === 'success') events.push({ ...e, replacesFailure: true });
+      if (was !== 'success') known.events.set(edgeEventKey(e), e.status === 'success' ? 'success' : (was ?? e.status));
+    }
     for (let i = before.length; i < after.length; i += 1) addCall(known, after, i);
     this.#step = { before, after, known, events, was };
     return this.#step;

@@ -137,7 +137,11 @@ export function parseTool(value: unknown): ToolInput {
 
 /** The edge update rule of SPEC §3 as a store fold. */
 function foldEdge(current: EdgeRecord | undefined, event: ExecutionEdgeEvent): EdgeRecord {
-  const state = observeEdge(current, { status: event.status, at: event.at });
+  const state = observeEdge(current, {
+    status: event.status,
+    at: event.at,
+    ...(event.replacesFailure === true ? { replacesFailure: true } : {}),
+  });
   return { from: event.from, to: event.to, type: event.type, ...state };
 }
 
