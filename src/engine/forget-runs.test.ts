@@ -92,6 +92,41 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  it('a run with dependsOn takes back its sequences; one that learned dependencies only, those alone', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const fanOut = (id: string) => ({
+      id,
+      intent: 'fan out the load',
+      calls: [
+        { tool: 'load', status: 'success' as const, dependsOn: [] },
+        { tool: 'branch_a', status: 'success' as const, dependsOn: [0], consumes: [0] },
+        { tool: 'branch_b', status: 'success' as const, dependsOn: [0] },
+      ],
+    });
+    const edges = async () => (await credence.edges()).map((e) => `${e.type} ${e.from}->${e.to} ${e.count}`).sort();
+    // By hand (review E, 6): it taught sequences along dependsOn, and its forget takes them back.
+    const [byHand] = (await credence.recordExecutions([fanOut('r1')])).executions.map((e) => e.id);
+    // As execute_dag records a run: its dependencies alone.
+    const [gateway] = (await credence.recordExecutions([fanOut('r2')], { learn: ['dependency'] })).executions.map(
+      (e) => e.id,
+    );
+    expect(await edges()).toEqual([
+      'dependency load->branch_a 2',
+      'sequence load->branch_a 1',
+      'sequence load->branch_b 1',
+    ]);
+    await credence.forget(byHand as string);
+    expect(await edges()).toEqual(['dependency load->branch_a 1']);
+    await credence.recordExecutions([fanOut('r3')]);
+    await credence.forget(gateway as string);
+    expect(await edges()).toEqual([
+      'dependency load->branch_a 1',
+      'sequence load->branch_a 1',
+      'sequence load->branch_b 1',
+    ]);
+    await credence.close();
+  });
+
   it('a learned workflow id forgets its runs, and the workflow goes with them; other runs stay', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
     const run = (intent: string, tools: string[]) => ({

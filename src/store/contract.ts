@@ -19,6 +19,7 @@ import type {
   Store,
   WorkflowMerge,
 } from './types.js';
+import type { EdgeType } from '../core/types.js';
 import { DUMP_TABLES, type DumpRow, type DumpTable } from './types.js';
 import { DUMP_COLUMNS } from './dump-rows.js';
 
@@ -667,6 +668,34 @@ export function runStoreContract(options: StoreContractOptions): void {
     });
 
     describe('ExecutionStore: executions, their calls and what recording them learns', () => {
+      test('an execution keeps the edge types it learned when it learned only some (review E, 6)', async () => {
+        const store = await fresh();
+        const run = (id: string, learned?: EdgeType[]): ExecutionRecord => ({
+          id,
+          intent: 'fan out the load',
+          startedAt: T0,
+          ...(learned === undefined ? {} : { learned }),
+          calls: [
+            { tool: 'load', status: 'success', retries: 0, consumes: [], dependsOn: [] },
+            { tool: 'branch_a', status: 'success', retries: 0, consumes: [0], dependsOn: [0] },
+          ],
+        });
+        await store.insertExecution('p', run('one', ['dependency']));
+        await store.insertExecution('p', run('two'));
+        await store.recordExecutions(
+          'p',
+          [run('three', ['dependency', 'contains']), run('four')].map((execution) => ({ execution, events: [] })),
+          foldEdge,
+        );
+        const back = await store.getExecutionsByIds('p', ['one', 'two', 'three', 'four']);
+        expect(back.map((e) => [e.id, e.learned]).sort()).toEqual([
+          ['four', undefined],
+          ['one', ['dependency']],
+          ['three', ['dependency', 'contains']],
+          ['two', undefined],
+        ]);
+      });
+
       test('an execution comes back with its calls in order', async () => {
         const store = await fresh();
         await store.insertExecution('p', {

@@ -62,6 +62,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('ended_at', 'integer', 'nullable'),
     col('confidence', 'real', 'nullable'),
     col('summary', 'text', 'nullable'),
+    col('learned', 'json', 'nullable'),
   ],
   calls: [
     col('scope', 'text', 'required'),

@@ -4,6 +4,7 @@
  * names), so one set of readers serves both. Numbers come as JavaScript numbers from either driver.
  */
 import type {
+  EdgeType,
   FeedbackKind,
   Intent,
   MemoryCategory,
@@ -115,6 +116,7 @@ export function toExecution(row: Row, calls: CallRecord[]): ExecutionRecord {
     ...(row.ended_at == null ? {} : { endedAt: Number(row.ended_at) }),
     ...(row.confidence == null ? {} : { confidence: Number(row.confidence) }),
     ...(row.summary == null ? {} : { summary: String(row.summary) }),
+    ...(row.learned == null ? {} : { learned: parse<EdgeType[]>(row.learned, []) }),
     calls,
   };
 }

@@ -79,6 +79,11 @@ export interface ExecutionRecord {
   endedAt?: EpochMs;
   confidence?: number;
   summary?: string;
+  /**
+   * The edge types its recording taught the graph, when it taught only these (the gateway's `execute_dag` runs
+   * learn their dependencies alone); absent: every type. Forgetting it takes back these alone.
+   */
+  learned?: EdgeType[];
   calls: CallRecord[];
 }
 

@@ -281,16 +281,18 @@ describe('appendedEdgeEvents', () => {
 });
 
 describe('taughtEdgeEvents', () => {
-  it("is a run's edge events, only its dependencies when every call names what it waited for (execute_dag)", () => {
+  it("is a run's edge events, only of the types it learned when it learned only some (execute_dag)", () => {
     const calls = [
-      { tool: 'load', status: 'success' as const, at: 1 },
-      { tool: 'branch_a', status: 'success' as const, at: 2, consumes: [0] },
-      { tool: 'branch_b', status: 'success' as const, at: 3, consumes: [0] },
+      { tool: 'load', status: 'success' as const, at: 1, dependsOn: [] },
+      { tool: 'branch_a', status: 'success' as const, at: 2, consumes: [0], dependsOn: [0] },
+      { tool: 'branch_b', status: 'success' as const, at: 3, consumes: [0], dependsOn: [0] },
     ];
     const types = (events: readonly { type: string; from: string; to: string }[]) =>
       events.map((e) => `${e.type} ${e.from}->${e.to}`);
+    // Every call names what it waited for, as a recorder's DAG does: its sequences are taught too (review E, 6).
     expect(types(taughtEdgeEvents(calls))).toEqual(types(edgeEventsOf(calls)));
-    expect(types(taughtEdgeEvents(calls.map((c, i) => ({ ...c, dependsOn: i === 0 ? [] : [0] }))))).toEqual([
+    expect(types(taughtEdgeEvents(calls))).toContain('sequence load->branch_b');
+    expect(types(taughtEdgeEvents(calls, ['dependency']))).toEqual([
       'dependency load->branch_a',
       'dependency load->branch_b',
     ]);

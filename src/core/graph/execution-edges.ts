@@ -120,16 +120,12 @@ export function appendedEdgeEvents(
 
 /**
  * The edge events a stored execution taught when it was recorded, as forgetting it takes them back: those of
- * {@link edgeEventsOf}, but only the `dependency` ones for a run whose every call names what it waited for
- * (`dependsOn`, as the MCP gateway's `execute_dag` records a workflow's run, learning its dependencies alone: its
- * calls follow its layers, not one another). A run recorded by hand with `dependsOn` on every call taught its
- * sequences too; they are kept rather than taken from another run's count (what a forget cannot tell apart stays).
- * A run appended call by call counted each edge as recording it whole does ({@link appendedEdgeEvents}).
+ * {@link edgeEventsOf}, only of the types it `learned` when its recording learned only these (the MCP gateway's
+ * `execute_dag` learns a workflow run's dependencies alone; a store marks the runs recorded before it kept this whose
+ * every call has `dependsOn` so). A run appended call by call counted each edge as recording it whole does
+ * ({@link appendedEdgeEvents}).
  */
-export function taughtEdgeEvents(
-  calls: readonly (ExecutionCall & { readonly dependsOn?: readonly number[] })[],
-): ExecutionEdgeEvent[] {
+export function taughtEdgeEvents(calls: readonly ExecutionCall[], learned?: readonly EdgeType[]): ExecutionEdgeEvent[] {
   const events = edgeEventsOf(calls);
-  const layered = calls.length > 0 && calls.every((c) => c.dependsOn !== undefined);
-  return layered ? events.filter((e) => e.type === 'dependency') : events;
+  return learned === undefined ? events : events.filter((e) => learned.includes(e.type));
 }

@@ -152,7 +152,10 @@ function foldEdge(current: EdgeRecord | undefined, event: ExecutionEdgeEvent): E
  */
 export const edgeUnlearn: EdgeUnlearn = {
   events: (execution) =>
-    taughtEdgeEvents(execution.calls.map((call) => ({ ...call, at: call.at ?? execution.startedAt }))),
+    taughtEdgeEvents(
+      execution.calls.map((call) => ({ ...call, at: call.at ?? execution.startedAt })),
+      execution.learned,
+    ),
   unfold: (edge, forgotten, remaining) => {
     const state = forgetEdgeEvents(edge, forgotten, remaining);
     return state === undefined ? undefined : { from: edge.from, to: edge.to, type: edge.type, ...state };
@@ -207,6 +210,8 @@ function toItem(
     ...(input.summary === undefined ? {} : { summary: input.summary }),
     ...(input.confidence === undefined ? {} : { confidence: input.confidence }),
     ...(input.intentKind === undefined ? {} : { intentKind: input.intentKind }),
+    // What the recording teaches when it teaches only some types: forgetting the run takes back these alone.
+    ...(learn === undefined ? {} : { learned: EDGE_TYPES.filter((t) => learn.includes(t)) }),
   };
   const events = edgeEventsOf(calls);
   return {

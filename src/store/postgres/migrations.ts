@@ -559,6 +559,22 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 26,
+    description:
+      'the edge types a run taught when it taught only some (execute_dag runs: their dependencies), so that ' +
+      'forgetting it takes back exactly those: a run stored before, whose every call names what it waited for, is ' +
+      'marked as execute_dag recorded it (dependencies only), which is how forget read such runs until now',
+    sql: `
+      ALTER TABLE executions ADD COLUMN IF NOT EXISTS learned text ${C};
+      UPDATE executions e SET learned = '["dependency"]'
+      WHERE e.learned IS NULL
+        AND EXISTS (SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)
+        AND NOT EXISTS (
+          SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id AND c.depends_on IS NULL
+        );
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

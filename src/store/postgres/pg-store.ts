@@ -911,11 +911,12 @@ export class PgStore implements Store {
     if (executions.length === 0) return;
     const docs = executions.map((e) => fts5Document([e.intent]));
     await c.query(
-      `INSERT INTO executions (scope, id, intent, intent_kind, started_at, ended_at, confidence, summary, fts, fts_len)
-       SELECT $1, v.id, v.intent, v.kind, v.started, v.ended, v.confidence, v.summary, v.fts::tsvector, v.len
+      `INSERT INTO executions (scope, id, intent, intent_kind, started_at, ended_at, confidence, summary, fts, ` +
+        `fts_len, learned)
+       SELECT $1, v.id, v.intent, v.kind, v.started, v.ended, v.confidence, v.summary, v.fts::tsvector, v.len, v.learned
        FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], ` +
-        `$7::float8[], $8::text[], $9::text[], $10::int[])
-         WITH ORDINALITY AS v(id, intent, kind, started, ended, confidence, summary, fts, len, o)
+        `$7::float8[], $8::text[], $9::text[], $10::int[], $11::text[])
+         WITH ORDINALITY AS v(id, intent, kind, started, ended, confidence, summary, fts, len, learned, o)
        ORDER BY v.o`,
       [
         scope,
@@ -928,6 +929,7 @@ export class PgStore implements Store {
         executions.map((e) => e.summary ?? null),
         docs.map((d) => d.tsvector),
         docs.map((d) => d.length),
+        executions.map((e) => (e.learned === undefined ? null : json(e.learned))),
       ],
     );
     await this.#insertCalls(

@@ -696,6 +696,30 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 26,
+    description:
+      'the edge types a run taught when it taught only some (execute_dag runs: their dependencies), so that ' +
+      'forgetting it takes back exactly those: a run stored before, whose every call names what it waited for, is ' +
+      'marked as execute_dag recorded it (dependencies only), which is how forget read such runs until now',
+    sql: '',
+    after: (db) => {
+      const columns = db.prepare('PRAGMA table_info(executions)').all() as { name: string }[];
+      if (!columns.some((c) => c.name === 'learned'))
+        db.prepare('ALTER TABLE executions ADD COLUMN learned TEXT').run();
+      db.prepare(LAYERED_RUNS_LEARNED_DEPENDENCIES).run();
+    },
+  },
 ]);
+
+/** Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's). */
+const LAYERED_RUNS_LEARNED_DEPENDENCIES = `
+  UPDATE executions SET learned = '["dependency"]'
+  WHERE learned IS NULL
+    AND EXISTS (SELECT 1 FROM calls c WHERE c.scope = executions.scope AND c.execution_id = executions.id)
+    AND NOT EXISTS (
+      SELECT 1 FROM calls c
+      WHERE c.scope = executions.scope AND c.execution_id = executions.id AND c.depends_on IS NULL
+    )`;
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

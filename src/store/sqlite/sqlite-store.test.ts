@@ -287,6 +287,40 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it("migrates a version-25 store to 26: a run whose every call has dependsOn learned execute_dag's", async () => {
+    const path = nextPath();
+    const first = openSqliteStore({ path });
+    const call = (tool: string, dependsOn?: number[]): CallRecord => ({
+      tool,
+      status: 'success',
+      retries: 0,
+      consumes: [],
+      ...(dependsOn === undefined ? {} : { dependsOn }),
+    });
+    const run = (id: string, calls: CallRecord[]) =>
+      first.insertExecution('p', { id, intent: id, startedAt: 1, calls });
+    await run('layered', [call('load', []), call('parse', [0])]);
+    await run('chained', [call('load'), call('parse')]);
+    await run('mixed', [call('load', []), call('parse')]);
+    await run('empty', []);
+    await first.close();
+    // As schema 25 left it: no column for what a run learned.
+    const raw = new Database(path);
+    raw.exec('ALTER TABLE executions DROP COLUMN learned');
+    raw.pragma('user_version = 25');
+    raw.close();
+    const store = openSqliteStore({ path });
+    expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+    const back = await store.getExecutionsByIds('p', ['layered', 'chained', 'mixed', 'empty']);
+    expect(back.map((e) => [e.id, e.learned]).sort()).toEqual([
+      ['chained', undefined],
+      ['empty', undefined],
+      ['layered', ['dependency']],
+      ['mixed', undefined],
+    ]);
+    await store.close();
+  });
+
   it('migrates a version-15 store to 16: verdicts become outcomes, counts and checks hold, kinds widen', async () => {
     const path = nextPath();
     const raw = new Database(path);

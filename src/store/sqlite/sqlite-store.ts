@@ -719,8 +719,8 @@ export class SqliteStore implements Store {
   #insertExecution(scope: string, raw: ExecutionRecord, scrubbed = false): void {
     const execution = scrubbed ? raw : this.#policy.scrub(raw);
     const insertExecution = this.#stmt(`
-      INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary, learned)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insertExecution.run(
       execution.id,
       scope,
@@ -730,6 +730,7 @@ export class SqliteStore implements Store {
       execution.endedAt ?? null,
       execution.confidence ?? null,
       execution.summary ?? null,
+      execution.learned === undefined ? null : json(execution.learned),
     );
     this.#insertCalls(scope, execution.id, execution.calls, 0);
   }
@@ -890,6 +891,7 @@ export class SqliteStore implements Store {
           e.endedAt ?? null,
           e.confidence ?? null,
           e.summary ?? null,
+          e.learned === undefined ? null : json(e.learned),
         );
         e.calls.forEach((call, i) => {
           callRows.push(e.id, scope, i, call.tool, call.status, call.retries, call.durationMs ?? null);
@@ -899,8 +901,8 @@ export class SqliteStore implements Store {
         });
       }
       this.#insertRows(
-        'INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary)',
-        8,
+        'INSERT INTO executions (id, scope, intent, intent_kind, started_at, ended_at, confidence, summary, learned)',
+        9,
         executionRows,
       );
       this.#insertRows(
