@@ -127,6 +127,31 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  it('forgetting the run that confirmed a declared edge leaves the declaration (review E, 7)', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    await credence.declareEdge({ from: 'read_file', to: 'parse_json', type: 'dependency' });
+    const declared = async () =>
+      (await credence.edges()).filter((e) => e.type === 'dependency').map((e) => `${e.source} ${e.count}`);
+    const parse = (status: 'success' | 'failure') => ({
+      intent: 'parse the config',
+      calls: [
+        { tool: 'read_file', status: 'success' as const },
+        { tool: 'parse_json', status, consumes: [0] },
+      ],
+    });
+    const ids = (await credence.recordExecutions([parse('success'), parse('failure')])).executions.map((e) => e.id);
+    expect(await declared()).toEqual(['inferred 1']);
+    await credence.forget(ids[0] as string);
+    // The user's declaration is no run's to take back: a template again, with the failure still standing.
+    expect(await declared()).toEqual(['template 0']);
+    expect((await credence.edges()).find((e) => e.type === 'dependency')?.failures).toBe(1);
+    // A learned edge that no one declared still goes with its last run.
+    await credence.forget(ids[1] as string);
+    expect(await declared()).toEqual(['template 0']);
+    expect((await credence.edges()).map((e) => e.type)).toEqual(['dependency']);
+    await credence.close();
+  });
+
   it('a learned workflow id forgets its runs, and the workflow goes with them; other runs stay', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
     const run = (intent: string, tools: string[]) => ({

@@ -658,6 +658,30 @@ export function runStoreContract(options: StoreContractOptions): void {
         expect(await store.insertEdge('q', template)).toBe(true);
       });
 
+      test('a declared edge keeps its mark through the runs confirming it and their forget (review E, 7)', async () => {
+        const store = await fresh();
+        const key = { from: 'read_file', to: 'parse_json', type: 'dependency' as const };
+        await store.insertEdge('p', { ...key, ...templateEdge(), declared: true });
+        await store.insertEdge('p', { ...key, type: 'contains', ...templateEdge() });
+        const execution: ExecutionRecord = {
+          id: 'r1',
+          intent: 'parse the config',
+          startedAt: T0,
+          calls: [
+            { tool: 'read_file', status: 'success', retries: 0, consumes: [], at: T0 },
+            { tool: 'parse_json', status: 'success', retries: 0, consumes: [0], at: T0 + 1 },
+          ],
+        };
+        await store.recordExecutions('p', [{ execution, events: edgeEventsOf(execution.calls.map(asCall)) }], foldEdge);
+        expect(await store.getEdge('p', key)).toMatchObject({ source: 'inferred', count: 1, declared: true });
+        expect((await store.getEdge('p', { ...key, type: 'contains' }))?.declared).toBeUndefined();
+        await store.deleteExecutions('p', ['r1'], { unlearn: unlearnRun });
+        expect(await store.getEdge('p', key)).toEqual({ ...key, ...templateEdge(), declared: true });
+        // Written as given: the mark too.
+        await store.putEdge('p', edge({ ...key, count: 2, successes: 2 }));
+        expect((await store.getEdge('p', key))?.declared).toBeUndefined();
+      });
+
       test('a template edge keeps null dates', async () => {
         const store = await fresh();
         await store.putEdge('p', edge({ source: 'template', count: 0, successes: 0, firstSeen: null, lastSeen: null }));

@@ -52,6 +52,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('failures', 'integer', 'default'),
     col('first_seen', 'integer', 'nullable'),
     col('last_seen', 'integer', 'nullable'),
+    col('declared', 'integer', 'default'),
   ],
   executions: [
     col('scope', 'text', 'required'),

@@ -65,6 +65,7 @@ export function toEdge(row: Row): EdgeRecord {
     failures: Number(row.failures),
     firstSeen: optNum(row.first_seen) ?? null,
     lastSeen: optNum(row.last_seen) ?? null,
+    ...(row.declared == null || Number(row.declared) === 0 ? {} : { declared: true }),
   };
 }
 

@@ -49,6 +49,11 @@ export interface EdgeRecord {
   failures: number;
   firstSeen: EpochMs | null;
   lastSeen: EpochMs | null;
+  /**
+   * Declared by hand (`credence edge add`, `declareEdge`) when no edge was there: it stays, a template again, when
+   * forgetting runs leaves it no success. Absent: learned from runs only.
+   */
+  declared?: true;
 }
 
 export interface CallRecord {

@@ -36,6 +36,8 @@ export interface EdgeState {
   readonly firstSeen: number | null;
   /** Epoch ms of the latest execution that confirmed the edge (success or partial); null if never. */
   readonly lastSeen: number | null;
+  /** Declared by a user: it stays declared (a template) when forgetting runs leaves it no success. */
+  readonly declared?: true;
 }
 
 /** One execution in which the edge was seen. */
@@ -125,6 +127,7 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
     failures: event.replacesFailure === true ? Math.max(0, previous.failures - 1) : previous.failures,
     firstSeen: previous.firstSeen === null ? event.at : Math.min(previous.firstSeen, event.at),
     lastSeen: previous.lastSeen === null ? event.at : Math.max(previous.lastSeen, event.at),
+    ...(previous.declared === true ? { declared: true } : {}),
   };
 }
 
@@ -135,8 +138,9 @@ export function observeEdge(state: EdgeState | undefined, event: EdgeEvent, opti
  * no success left, `template` for an edge declared and not yet confirmed, else `inferred`), and the dates are those of
  * the executions left: `remaining()` gives the events of the edge in the executions still stored, read only when a
  * forgotten event held a date (`lastSeen` is the latest remaining confirmation, `firstSeen` the earliest remaining
- * sighting; a date no remaining execution explains, an edge restored or written as given, is kept). Undefined when
- * nothing is left: no success, no failure, not declared (the row goes). `state` is not touched.
+ * sighting; a date no remaining execution explains, an edge restored or written as given, is kept). A `declared` edge
+ * with no success left is a template again, its failures kept. Undefined when nothing is left: no success, no
+ * failure, not declared (the row goes). `state` is not touched.
  */
 export function forgetEdgeEvents(
   state: EdgeState,
@@ -150,10 +154,11 @@ export function forgetEdgeEvents(
   const count = Math.max(0, state.count - taken.length);
   const successes = Math.max(0, state.successes - taken.length);
   const failures = Math.max(0, state.failures - (forgotten.length - taken.length));
-  if (state.source === 'template' || (count === 0 && failures === 0)) {
-    // Never confirmed (a declared edge seen failing only), or nothing left of what the executions taught.
-    if (state.source !== 'template') return undefined;
-    return { ...templateEdge(), failures };
+  if (state.source === 'template' || (count === 0 && (failures === 0 || state.declared === true))) {
+    // Never confirmed (a declared edge seen failing only), or nothing left of what the executions taught: a declared
+    // edge is a template again (with the failures left), what no one declared goes.
+    if (state.source !== 'template' && state.declared !== true) return undefined;
+    return { ...templateEdge(), failures, ...(state.declared === true ? { declared: true } : {}) };
   }
   let left: readonly EdgeEvent[] | undefined;
   const others = (): readonly EdgeEvent[] => (left ??= remaining());

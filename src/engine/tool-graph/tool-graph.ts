@@ -510,7 +510,7 @@ export async function declareEdge(
     }
   }
   const key = { from, to, type };
-  const edge: EdgeRecord = { ...key, ...templateEdge() };
+  const edge: EdgeRecord = { ...key, ...templateEdge(), declared: true };
   // Only where no edge is: one learned meanwhile by another writer is never replaced by a template.
   if (await ctx.store.insertEdge(ctx.scope, edge)) return { edge: viewEdge(edge, ctx.now()), created: true, newTools };
   const existing = (await ctx.store.getEdge(ctx.scope, key)) as EdgeRecord;

@@ -575,6 +575,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
         );
     `,
   },
+  {
+    version: 27,
+    description:
+      'whether an edge was declared by hand (edge add), so that forgetting the runs that confirmed it leaves the ' +
+      'declaration, a template again; the edges still templates are marked declared',
+    sql: `
+      ALTER TABLE edges ADD COLUMN IF NOT EXISTS declared integer NOT NULL DEFAULT 0;
+      UPDATE edges SET declared = 1 WHERE source = 'template';
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

@@ -764,12 +764,17 @@ export class PgStore implements Store {
     const e = this.#policy.scrub(raw);
     await this.#tx(async (client) => {
       await client.query(
-        `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen,
+           declared)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
            source = excluded.source, count = excluded.count, successes = excluded.successes,
-           failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`,
-        [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+           failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen,
+           declared = excluded.declared`,
+        [
+          ...[scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+          e.declared === true ? 1 : 0,
+        ],
       );
       // The edge's ends are logged as tool changes at the revision its write reached (store/types `putEdge`).
       await client.query(
@@ -784,10 +789,14 @@ export class PgStore implements Store {
   async insertEdge(scope: string, raw: EdgeRecord): Promise<boolean> {
     const e = this.#policy.scrub(raw);
     const result = await this.#pool.query(
-      `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen,
+         declared)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING`,
-      [scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+      [
+        ...[scope, e.from, e.to, e.type, e.source, e.count, e.successes, e.failures, e.firstSeen, e.lastSeen],
+        e.declared === true ? 1 : 0,
+      ],
     );
     return (result.rowCount ?? 0) > 0;
   }

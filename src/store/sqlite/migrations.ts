@@ -710,6 +710,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       db.prepare(LAYERED_RUNS_LEARNED_DEPENDENCIES).run();
     },
   },
+  {
+    version: 27,
+    description:
+      'whether an edge was declared by hand (edge add), so that forgetting the runs that confirmed it leaves the ' +
+      'declaration, a template again; the edges still templates are marked declared',
+    sql: '',
+    after: (db) => {
+      const columns = db.prepare('PRAGMA table_info(edges)').all() as { name: string }[];
+      if (!columns.some((c) => c.name === 'declared'))
+        db.prepare('ALTER TABLE edges ADD COLUMN declared INTEGER NOT NULL DEFAULT 0').run();
+      db.prepare("UPDATE edges SET declared = 1 WHERE source = 'template'").run();
+    },
+  },
 ]);
 
 /** Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's). */

@@ -321,6 +321,37 @@ describe('SQLite store', () => {
     await store.close();
   });
 
+  it('migrates a version-26 store to 27: the edges still templates are marked declared', async () => {
+    const path = nextPath();
+    const first = openSqliteStore({ path });
+    const edge = (to: string, source: 'template' | 'inferred', count: number) => ({
+      from: 'read_file',
+      to,
+      type: 'dependency' as const,
+      source,
+      count,
+      successes: count,
+      failures: 0,
+      firstSeen: count === 0 ? null : 1,
+      lastSeen: count === 0 ? null : 1,
+    });
+    await first.putEdge('p', edge('parse_json', 'template', 0));
+    await first.putEdge('p', edge('write_file', 'inferred', 1));
+    await first.close();
+    // As schema 26 left it: no column for a declaration.
+    const raw = new Database(path);
+    raw.exec('ALTER TABLE edges DROP COLUMN declared');
+    raw.pragma('user_version = 26');
+    raw.close();
+    const store = openSqliteStore({ path });
+    expect(await store.schemaVersion()).toBe(LATEST_SCHEMA_VERSION);
+    expect((await store.listEdges('p')).map((e) => [e.to, e.declared])).toEqual([
+      ['parse_json', true],
+      ['write_file', undefined],
+    ]);
+    await store.close();
+  });
+
   it('migrates a version-15 store to 16: verdicts become outcomes, counts and checks hold, kinds widen', async () => {
     const path = nextPath();
     const raw = new Database(path);

@@ -544,13 +544,16 @@ export class SqliteStore implements Store {
     const cached = this.#edgeCache.get(scope);
     this.#write(() => {
       this.#stmt(`
-        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
+        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen,
+          declared)
+        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen, @declared)
         ON CONFLICT (scope, from_tool, to_tool, type) DO UPDATE SET
           source = excluded.source, count = excluded.count, successes = excluded.successes,
-          failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen`).run({
+          failures = excluded.failures, first_seen = excluded.first_seen, last_seen = excluded.last_seen,
+          declared = excluded.declared`).run({
         scope,
         ...edge,
+        declared: edge.declared === true ? 1 : 0,
       });
       // The edge's ends are logged as tool changes at the revision its write reached (store/types `putEdge`).
       const log = this.#stmt(`
@@ -566,9 +569,14 @@ export class SqliteStore implements Store {
     const edge = this.#policy.scrub(raw);
     const inserted =
       this.#stmt(`
-        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen)
-        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen)
-        ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING`).run({ scope, ...edge }).changes > 0;
+        INSERT INTO edges (scope, from_tool, to_tool, type, source, count, successes, failures, first_seen, last_seen,
+          declared)
+        VALUES (@scope, @from, @to, @type, @source, @count, @successes, @failures, @firstSeen, @lastSeen, @declared)
+        ON CONFLICT (scope, from_tool, to_tool, type) DO NOTHING`).run({
+        scope,
+        ...edge,
+        declared: edge.declared === true ? 1 : 0,
+      }).changes > 0;
     const cached = this.#edgeCache.get(scope);
     if (inserted && cached !== undefined) this.#cacheEdge(cached, edgeKey(edge), edge);
     return inserted;
