@@ -31,6 +31,11 @@ export const ADVERSARIAL_UNITS: readonly string[] = [
   'the API key for a is ',
   'secret and the key ',
   'AKIAAAAAAAAAAAAAAAA2 and ',
+  'the API key for a b c d is ',
+  'key for a b c ',
+  'API key (x) ',
+  'API key, a b c d ',
+  'key-',
 ];
 
 const timeOf = (text: string): number => {

@@ -2099,6 +2099,52 @@ describe('the name/value rule on long adversarial texts', () => {
   );
 });
 
+describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)', () => {
+  const key = 'Zk82' + 'hQ9xLm4PwR7tYv3N';
+  const hex = '9f8e7d6c' + '5b4a39281706f5e4d3c2b1a0';
+  const mailgun = 'key-' + '3ax6xnjp29jd6fds4gc373sgvjxteol0';
+  const pw = 'Tr0ub4dor' + '-3xyz';
+  const C = '[REDACTED:credential]';
+  it.each([
+    [`The API key for the billing service is ${key}.`, `The API key for the billing service is ${C}.`],
+    [`The API key (billing) is ${key}`, `The API key (billing) is ${C}`],
+    [`API key, for reference: ${key}`, `API key, for reference: ${C}`],
+    [`The API key was rotated to ${key} yesterday.`, `The API key was rotated to ${C} yesterday.`],
+    [`The key for the analytics API is ${hex}`, `The key for the analytics API is ${C}`],
+    [`Mailgun key is ${mailgun}`, `Mailgun key is ${C}`],
+    [`The password for the staging database is ${pw}`, `The password for the staging database is ${C}`],
+    [`The root password of the new box is ${pw}`, `The root password of the new box is ${C}`],
+  ])('redacts the secret in %j', (text, scrubbed) => {
+    const out = scrubText(text).text;
+    expect(out).toBe(scrubbed);
+    expect(scrubText(out).text).toBe(out);
+  });
+
+  it.each([
+    'the key for the analytics API is required',
+    'the primary key for the users service is user_id2',
+    'the password for the staging database is required',
+    'The root password of the new box is in the vault',
+    'The API key (see the vault) is required',
+    'API key, for reference: see the vault',
+    'the key for this release is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
+    'a key-value store keyed by key-abcdefghijklmnopqrstuvwxyzabcdef',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+
+  it.each(['the API key for a b c d is ', 'key for a b c ', 'API key (x) ', 'API key, a b c d ', 'key-'])(
+    'reads 300 KB of %j a bounded number of times per character',
+    (unit) => {
+      const text = unit.repeat(Math.ceil(300_000 / unit.length));
+      const before = scrubWork();
+      const once = scrubText(text).text;
+      expect(scrubWork() - before).toBeLessThan(512 * text.length);
+      expect(scrubText(once).text).toBe(once);
+    },
+  );
+});
+
 describe('scrubText on keys told in prose and AWS secret keys beside what names them (walk 15, item 2)', () => {
   const key = 'Zk82' + 'HfQa91LmPq0rTs7Vw';
   const secret = fake.awsSecret1;

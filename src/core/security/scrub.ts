@@ -670,16 +670,23 @@ const PROSE_KEY =
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
  * was changed to …`, `the API key is …`; `is:` too), or, for a password word or a named key, right after it
  * (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`; a named key also before `:`, `=` or `,`: `API key:
- * Zk82…`, review E). `key: v` and `key=v` are the assignment rule's.
+ * Zk82…`, review E). `key: v` and `key=v` are the assignment rule's. Between the word and its verb, up to four words
+ * after for/of/on (`the password for the staging database is …`) or a parenthesis (`the API key (billing) is …`); a
+ * bare `key` only when those words end on api, service or account (`the key for the analytics API is …`: its value as
+ * long as a key, BARE_KEY_FRAME); `was rotated to`; a named key, a comma and words before `:` (`API key, for
+ * reference: …`). Walk 16, item 1.
  * The value is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
  * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
  * other character: each start reads its own run, so linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
-  String.raw`(\b(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
-    String.raw`(?:[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40})?[ \t]+` +
-    String.raw`(?:(?:(?:is|was|been)[ \t]+)?(?:set|changed|reset)[ \t]+to|(?:is|was|are|were)(?:[ \t]+now)?|to)` +
-    String.raw`:?|(?:password|passwd|passphrase|pwd|pw)|${PROSE_KEY}[ \t]*[:=,]?)[ \t]+)` +
+  String.raw`(\b(?:(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
+    String.raw`(?:[ \t]*\([^()\r\n]{1,40}\)|[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40}` +
+    String.raw`(?:[ \t]+[\w.-]{1,40}){0,3})?` +
+    String.raw`|keys?[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?(?:[\w.-]{1,40}[ \t]+){0,3}(?:api|service|account)s?)` +
+    String.raw`[ \t]+(?:(?:(?:is|was|been|were|are)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to` +
+    String.raw`|(?:is|was|are|were)(?:[ \t]+now)?|to):?|(?:password|passwd|passphrase|pwd|pw)` +
+    String.raw`|${PROSE_KEY}(?:[ \t]*[:=,]?|,[ \t]+(?:[\w.-]{1,40}[ \t]+){0,2}[\w.-]{1,40}:))[ \t]+)` +
     String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
     String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
   'gi',
@@ -709,7 +716,9 @@ const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
 const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now):?[ \t]+$/i;
 /** A frame that ends with a named key and no verb (`use the API key `). */
 const PROSE_KEY_FRAME = /key[ \t]+$/i;
-/** Shortest word taken as the key right after a named key with no verb. */
+/** A frame that starts with a bare `key` (`key for the analytics API is `): its value must be as long as a key. */
+const BARE_KEY_FRAME = /^keys?[ \t]/i;
+/** Shortest word taken as the key right after a named key with no verb, or after a bare `key`. */
 const PROSE_KEY_MIN_LENGTH = 16;
 /** A run of capitals and digits long enough to be a key (`api token is ABCDEFGHIJKLMNOP`), not an acronym. */
 const CAPITALS_KEY = /^[A-Z0-9]{12,}$/;
@@ -730,7 +739,7 @@ function proseCredentialLength(raw: string, frame: string): number {
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
   // A word right after a named key, with no verb (`use the API key Zk82… for staging`), is the key only when it is as
   // long as one: `the API key header`, `the private key id_ed25519` stay.
-  if (PROSE_KEY_FRAME.test(frame) && v.length < PROSE_KEY_MIN_LENGTH) return 0;
+  if ((PROSE_KEY_FRAME.test(frame) || BARE_KEY_FRAME.test(frame)) && v.length < PROSE_KEY_MIN_LENGTH) return 0;
   const made =
     (HAS_LETTER.test(v) && HAS_DIGIT.test(v)) ||
     /^\d+$/.test(v) ||
@@ -901,6 +910,8 @@ const RULES: readonly Rule[] = Object.freeze([
   whole('gitlab-token', /(?<![\w\]-])glpat-[\w-]{20,}/g),
   whole('huggingface-token', /(?<![\w\]-])hf_[A-Za-z0-9]{30,}(?![\w-])/g),
   whole('sendgrid-key', /(?<![\w\]-])SG\.[\w-]{16,}\.[\w-]{16,}/g),
+  // Mailgun's API key: `key-` and 32 small letters and digits (a digit among them: `key-` before a word is no key).
+  whole('credential', /(?<![\w\]-])key-[0-9a-z]{32}(?![\w-])/g, (s) => HAS_DIGIT.test(s)),
   // HashiCorp Vault service, batch and recovery tokens (`hvs.CAES…`).
   whole('vault-token', /(?<![\w\]-])hv[sbr]\.[\w-]{24,}(?![\w-])/g),
   // A Discord bot token: the bot's id in base64 (it starts M, N or O), a timestamp, an HMAC.
