@@ -5,6 +5,7 @@
  * `--claude-code --remove` takes Credence's entries out again (and leaves the store alone). Given a
  * database URL, the hooks and MCP server it writes require one from Claude Code's environment (hooks/install).
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { databaseUrl } from '../platform/store-location.js';
@@ -48,6 +49,8 @@ export function registerInit(program: Command, context: () => CommandContext): v
         throw new CredenceError('INVALID_INPUT', '--hook-command is for installing, not with --remove');
       const { prepareClaudeCode, applyClaudeCodePlan, resolveProjectDir } = await import('../hooks/install.js');
       const teamStore = o.claudeCode === true && o.remove !== true ? teamStoreOf(ctx) : undefined;
+      const chosenFile =
+        o.claudeCode === true && o.remove !== true && teamStore === undefined ? chosenFileOf(ctx) : undefined;
       // Plan first: a settings file that is not valid JSON stops the run before anything is written.
       const plan =
         o.claudeCode === true
@@ -56,6 +59,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
               remove: o.remove === true,
               ...(o.hookCommand === undefined ? {} : { command: o.hookCommand }),
               ...(teamStore === undefined ? {} : { teamStore }),
+              ...(chosenFile === undefined ? {} : { store: chosenFile }),
             })
           : undefined;
       if (plan?.report.action === 'remove') {
@@ -97,6 +101,16 @@ function teamStoreOf(ctx: CommandContext): { needsEnv: string[]; schema?: string
   const schema = ctx.io.env.CREDENCE_DATABASE_SCHEMA;
   const bySchema = schema !== undefined && schema !== '' && !/[?&]schema=/.test(url);
   return { needsEnv: ['CREDENCE_DATABASE_URL'], ...(bySchema ? { schema } : {}) };
+}
+
+/**
+ * The SQLite file the user chose (--db, else CREDENCE_DB), as an absolute path, which the hooks and MCP server are
+ * then told (CREDENCE_DB): without it Claude Code, started from another shell, would learn into the default store.
+ * Undefined for the default store and for `:memory:`.
+ */
+function chosenFileOf(ctx: CommandContext): string | undefined {
+  const chosen = [ctx.options.db, ctx.io.env.CREDENCE_DB].find((path) => path !== undefined && path !== '');
+  return chosen === undefined || chosen === ':memory:' ? undefined : resolve(ctx.io.cwd, chosen);
 }
 
 function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {

@@ -190,6 +190,15 @@ function readAssignment(command: string, from: number): { assignment: LeadingAss
 /** Credence's own variables in front of the hook command: init writes them, takes them out or replaces them. */
 const isOurs = (a: LeadingAssignment): boolean => a.name === REQUIRE_URL_VARIABLE || a.name === SCHEMA_VARIABLE;
 
+/** The variable naming the SQLite file (platform/paths defaultDbPath). */
+const DB_VARIABLE = 'CREDENCE_DB';
+
+/** A command without the CREDENCE_DB assignments in front of it (the store chosen is written instead). */
+function withoutDb(command: string): string {
+  const { assignments, rest } = leadingAssignments(command);
+  return [...assignments.filter((a) => a.name !== DB_VARIABLE).map((a) => a.text), rest].join(' ');
+}
+
 /** The schema a hook command runs in: its last CREDENCE_DATABASE_SCHEMA assignment (the shell's last one wins). */
 const schemaOfCommand = (command: string): string | undefined =>
   leadingAssignments(command).assignments.findLast((a) => a.name === SCHEMA_VARIABLE)?.value;
@@ -651,7 +660,17 @@ export interface ClaudeCodeOptions {
    * CREDENCE_REQUIRE_DATABASE_URL=1 (`teamStoreLaunch`). Undefined for the SQLite file.
    */
   teamStore?: { needsEnv: string[]; schema?: string };
+  /**
+   * The SQLite file the user chose (`--db` or CREDENCE_DB), an absolute path: written as CREDENCE_DB in front of
+   * the hook command and in the server's `env`, so that Claude Code learns into it whatever shell it starts from.
+   * Undefined (the default store, or a team store): an earlier CREDENCE_DB there is kept as it is.
+   */
+  store?: string;
 }
+
+/** A value as a shell reads it back: as it is when it holds nothing a shell would split or expand, else quoted. */
+const shellWord = (text: string): string =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 function readIfExists(path: string): string | undefined {
   if (!existsSync(path)) return undefined;
@@ -737,7 +756,14 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   // A re-init keeps what stands in front of the hook commands (the user's variables; on a team store naming no
   // schema, the one written there or in the server's env): another shell never moves the hooks to public.
   const kept = remove ? undefined : keptLaunch(settingsText, mcpText, options.command);
-  const base = given.command === undefined ? undefined : [...(kept?.others ?? []), given.command].join(' ');
+  // The store the user chose replaces any CREDENCE_DB in front of the commands (walk 16, item 5).
+  const store = remove || options.teamStore !== undefined ? undefined : options.store;
+  const pinned = store === undefined ? [] : [`${DB_VARIABLE}=${shellWord(store)}`];
+  const others = (kept?.others ?? []).filter((text) => store === undefined || !text.startsWith(`${DB_VARIABLE}=`));
+  const base =
+    given.command === undefined
+      ? undefined
+      : [...pinned, ...others, store === undefined ? given.command : withoutDb(given.command)].join(' ');
   const variable = options.teamStore?.schema;
   const schema = variable === undefined ? kept?.schema : { name: variable, from: SCHEMA_VARIABLE };
   const team =
@@ -749,7 +775,11 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
   // On the SQLite file Credence's variables go from the command (the server's env: mergeMcpConfig).
   const plain = base === undefined ? undefined : withoutOurVariables(base);
   const command = team?.command ?? (plain === undefined ? undefined : [...plain.others, plain.rest].join(' '));
-  const mcpServer = team?.mcpServer ?? given.mcpServer;
+  const mcpServer =
+    team?.mcpServer ??
+    (store === undefined || given.mcpServer === undefined
+      ? given.mcpServer
+      : { ...given.mcpServer, env: { ...given.mcpServer.env, [DB_VARIABLE]: store } });
   // Errors name the absolute path of the file.
   const hooks = remove
     ? removeHookSettings(settingsText, { file: at(settingsFile) })

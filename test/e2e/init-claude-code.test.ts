@@ -67,11 +67,18 @@ describe('credence init --claude-code', () => {
     expect(settings.hooks.PostToolUse).toEqual([
       {
         matcher: '*',
-        hooks: [{ type: 'command', command: `node ${JSON.stringify(bin)} hook claude-code`, timeout: 5, async: true }],
+        hooks: [
+          {
+            type: 'command',
+            command: `CREDENCE_DB=${db} node ${JSON.stringify(bin)} hook claude-code`,
+            timeout: 5,
+            async: true,
+          },
+        ],
       },
     ]);
     expect(JSON.parse(read(dir, '.mcp.json'))).toEqual({
-      mcpServers: { credence: { command: 'node', args: [bin, 'serve', '--stdio'] } },
+      mcpServers: { credence: { command: 'node', args: [bin, 'serve', '--stdio'], env: { CREDENCE_DB: db } } },
     });
     expect(JSON.parse(read(dir, '.credence/observe.json'))).toMatchObject({
       failedCalls: true,
@@ -112,7 +119,9 @@ describe('credence init --claude-code', () => {
     const r = credence(dir, ['init', '--claude-code', '--db', db, '--hook-command', command]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('updated 8 hook events in .claude/settings.json');
-    expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(Array(8).fill(command));
+    expect(credenceCommands(JSON.parse(read(dir, '.claude/settings.json')))).toEqual(
+      Array(8).fill(`CREDENCE_DB=${db} ${command}`),
+    );
   });
 
   it("--remove takes out exactly its own entries and keeps the user's", () => {
@@ -241,6 +250,67 @@ describe('credence init --claude-code: what it writes starts on this machine (is
     }
     const status = credence(dir, ['status', '--json', '--db', db]);
     expect(JSON.parse(status.stdout).counts.executions).toBe(1);
+  });
+});
+
+describe('credence init --claude-code: the store chosen is the one Claude Code uses (walk 16, item 5)', () => {
+  const hookEnv = (dir: string) => ({
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    CLAUDE_PROJECT_DIR: dir,
+    CREDENCE_HOOK_WAIT: '1',
+  });
+  const runHooks = (dir: string) => {
+    const settings = JSON.parse(read(dir, '.claude/settings.json'));
+    const session = { session_id: 'pin-1', cwd: dir };
+    const events = [
+      { hook_event_name: 'SessionStart', source: 'startup' },
+      {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Read',
+        tool_input: { file_path: join(dir, 'a.txt') },
+        tool_response: 'a',
+      },
+      { hook_event_name: 'SessionEnd', reason: 'exit' },
+    ];
+    for (const event of events) {
+      const command = settings.hooks[event.hook_event_name][0].hooks[0].command as string;
+      const r = spawnSync('/bin/sh', ['-c', command], {
+        cwd: dir,
+        encoding: 'utf8',
+        input: JSON.stringify({ ...session, ...event }),
+        env: hookEnv(dir),
+      });
+      expect(r.status, r.stderr).toBe(0);
+    }
+  };
+
+  it('--db: hooks started without CREDENCE_DB learn into that file, and the MCP server is given it', () => {
+    const { dir, db } = project();
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.credence.env).toEqual({ CREDENCE_DB: db });
+    runHooks(dir);
+    expect(JSON.parse(credence(dir, ['status', '--json', '--db', db]).stdout).counts.executions).toBe(1);
+    expect(existsSync(join(root, '.credence', 'credence.db'))).toBe(false);
+    // A second init naming another store moves both there, with one CREDENCE_DB in front of each command.
+    const other = join(root, 'pinned other.db');
+    expect(credence(dir, ['init', '--claude-code', '--db', other]).code).toBe(0);
+    const commands = credenceCommands(JSON.parse(read(dir, '.claude/settings.json')));
+    for (const command of commands) expect(command.match(/CREDENCE_DB=/g)).toHaveLength(1);
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.credence.env).toEqual({ CREDENCE_DB: other });
+    runHooks(dir);
+    expect(JSON.parse(credence(dir, ['status', '--json', '--db', other]).stdout).counts.executions).toBe(1);
+  });
+
+  it('CREDENCE_DB (a relative path) is written as the absolute file it names', () => {
+    const { dir } = project();
+    const r = spawnSync(process.execPath, [bin, 'init', '--claude-code'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, CREDENCE_DB: 'here.db', CREDENCE_NOW: '', CREDENCE_SCOPE: '', HOME: root },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.credence.env).toEqual({ CREDENCE_DB: join(dir, 'here.db') });
   });
 });
 

@@ -143,7 +143,11 @@ describe('init --claude-code given a database URL', () => {
     const init = await run(process.execPath, [bin, '--db', db, 'init', '--claude-code']);
     expect(init.code).toBe(0);
     expect(init.stdout).not.toContain('Team store');
-    for (const c of hookCommands()) expect(c).toBe(`node ${JSON.stringify(bin)} hook claude-code`);
-    expect(read('.mcp.json').mcpServers.credence).toEqual({ command: 'node', args: [bin, 'serve', '--stdio'] });
+    for (const c of hookCommands()) expect(c).toBe(`CREDENCE_DB=${db} node ${JSON.stringify(bin)} hook claude-code`);
+    expect(read('.mcp.json').mcpServers.credence).toEqual({
+      command: 'node',
+      args: [bin, 'serve', '--stdio'],
+      env: { CREDENCE_DB: db },
+    });
   }, 30_000);
 });

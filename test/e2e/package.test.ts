@@ -203,9 +203,11 @@ describe('the npm package (issue 17)', () => {
         mcpServers: Record<string, { command: string; args: string[] }>;
       }
     ).mcpServers.credence;
+    // The store this shell chose (CREDENCE_DB) is the one written for Claude Code (walk 16, item 5).
     expect(entry).toEqual({
       command: 'node',
       args: [join(project, 'node_modules', 'credence', 'bin', 'credence.cjs'), 'serve', '--stdio'],
+      env: { CREDENCE_DB: db },
     });
     const transport = new StdioClientTransport({
       command: entry!.command,
