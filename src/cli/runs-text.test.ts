@@ -52,12 +52,14 @@ describe('formatRuns', () => {
       succeeded: true,
       intent: `fix the\nflaky test ${'x'.repeat(300)}`,
       intentKind: null,
+      id: 'c0ffee00-0000-4000-8000-000000000001',
       nodes: Array.from({ length: 500 }, (_, i) => node(`t${i}`)),
     } as unknown as RunListing;
     const lines = formatRuns([run, run]).split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^2026-02-02T06:00:00.000Z {2}0\.50 success {2}fix the flaky test x+…$/);
-    expect([...(lines[0] ?? '')].length).toBeLessThanOrEqual(160);
+    expect(lines[0]).toMatch(/^2026-02-02T06:00:00.000Z {2}0\.50 success {2}fix the flaky test x+… {2}id /);
+    expect(lines[0]?.endsWith('…  id c0ffee00-0000-4000-8000-000000000001')).toBe(true);
+    expect([...(lines[0] ?? '')].length).toBeLessThanOrEqual(160 + '  id '.length + 36);
     expect(lines[1]).toMatch(/^ {4}t0 success → .* → … \+49\d more steps \(500 calls; --json lists all\)$/);
     expect([...(lines[1] ?? '')].length).toBeLessThan(200);
   });
@@ -103,15 +105,18 @@ describe('formatRuns with a run summary', () => {
       const runs = await credence.runs();
       expect(runs.find((r) => r.intent === 'fetch and\nparse')?.summary).toMatch(/^fetch and\nparse: fetch success/);
       const lines = formatRuns(runs).split('\n');
+      const id = (intent: string) => runs.find((r) => r.intent === intent)?.id;
       expect(lines).toEqual([
-        '2026-02-02T06:00:04.000Z  1.00 success  a summary of my own',
+        `2026-02-02T06:00:04.000Z  1.00 success  a summary of my own  id ${id('a summary of my own')}`,
         '    deploy success',
         expect.stringMatching(/^ {4}summary: deployed to staging, then rolled back y+…$/),
-        '2026-02-02T06:00:03.000Z  1.00 success  a blank summary',
+        `2026-02-02T06:00:03.000Z  1.00 success  a blank summary  id ${id('a blank summary')}`,
         '    Read success',
-        expect.stringMatching(/^2026-02-02T06:00:01.000Z {2}0\.\d\d (success|failure) {2}fetch and parse \[general\]$/),
+        expect.stringMatching(
+          /^2026-02-02T06:00:01.000Z {2}0\.\d\d (success|failure) {2}fetch and parse \[general\] {2}id [\w-]+$/,
+        ),
         '    fetch success (1 retries) → parse failure',
-        '2026-02-02T06:00:00.000Z  0.00 failure  shout a greeting',
+        `2026-02-02T06:00:00.000Z  0.00 failure  shout a greeting  id ${id('shout a greeting')}`,
         '    down:echo success',
         '    summary: 1 of 2 tasks succeeded; b failed',
       ]);
@@ -144,8 +149,9 @@ describe('formatRuns with a run summary', () => {
         nodes: [flowNode('search'), flowNode('call', { status: 'failure', consumes: [0] })],
         error: 'the API is down\n    at call (flow.js:3:9)',
       });
-      expect(formatRuns(await credence.runs()).split('\n')).toEqual([
-        '2026-02-02T06:00:00.000Z  0.00 failure  call the API [general]',
+      const [run] = await credence.runs();
+      expect(formatRuns(run === undefined ? [] : [run]).split('\n')).toEqual([
+        `2026-02-02T06:00:00.000Z  0.00 failure  call the API [general]  id ${run?.id}`,
         '    search success → call failure',
         '    summary: call the API: stopped (the API is down): search success → call failure; confidence 0.00 (a run ' +
           "that stopped did not succeed; its nodes' mea…",
@@ -184,8 +190,8 @@ describe('formatRuns: the quality that decides a run’s success', () => {
           .split('\n')
           .filter((l) => l.startsWith('2026')),
       ).toEqual([
-        '2026-02-02T06:00:01.000Z  0.67 success  translate the weather report',
-        '2026-02-02T06:00:00.000Z  0.00 failure  translate the weather report',
+        `2026-02-02T06:00:01.000Z  0.67 success  translate the weather report  id ${runs[0]?.id}`,
+        `2026-02-02T06:00:00.000Z  0.00 failure  translate the weather report  id ${runs[1]?.id}`,
       ]);
     } finally {
       await credence.close();

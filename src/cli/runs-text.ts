@@ -18,7 +18,7 @@ export const RUNS_TEXT_DEFAULTS = Object.freeze({ maxSteps: 8, maxWidth: 140, ma
 type Node = Pick<RunListing['nodes'][number], 'tool' | 'status' | 'retries'>;
 type Run = Pick<
   RunListing,
-  'startedAt' | 'confidence' | 'quality' | 'succeeded' | 'intent' | 'intentKind' | 'summary'
+  'id' | 'startedAt' | 'confidence' | 'quality' | 'succeeded' | 'intent' | 'intentKind' | 'summary'
 > & { nodes: Node[] };
 
 /** Consecutive calls of one tool with one outcome and no retries folded into one step, `tool status ×n`. */
@@ -77,7 +77,8 @@ function restatesCalls(r: Run, summary: string): boolean {
 }
 
 /**
- * The whole listing: per run a header line, an indented line of its calls, and an indented `summary:` line when the
+ * The whole listing: per run a header line (time, quality, success or failure, intent, and the run's id, which
+ * `credence forget` takes), an indented line of its calls, and an indented `summary:` line when the
  * run has a summary that says more than they do (one line, cut at `maxWidth` characters; `--json` has it whole).
  */
 export function formatRuns(runs: readonly Run[], options: Partial<typeof RUNS_TEXT_DEFAULTS> = {}): string {
@@ -88,7 +89,7 @@ export function formatRuns(runs: readonly Run[], options: Partial<typeof RUNS_TE
       const summary = given.trim() === '' || restatesCalls(r, given) ? '' : given;
       return (
         `${r.startedAt}  ${r.quality.toFixed(2)} ${r.succeeded ? 'success' : 'failure'}  ` +
-        `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}\n` +
+        `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}  id ${r.id}\n` +
         `    ${formatRunSteps(r.nodes, o)}` +
         (summary === '' ? '' : `\n    summary: ${oneLine(summary, o.maxWidth)}`)
       );
