@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CredenceError } from '../core/errors.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
+import { WorkflowSchema } from '../schemas/workflow.js';
 
 const RecallLineSchema = z.strictObject({ query: z.string() });
 
@@ -31,19 +32,6 @@ const DagLineSchema = z
       ctx.addIssue({ code: 'custom', path: [], message: 'give intent or query, not both' });
   });
 
-const WorkflowSchema = z.strictObject({
-  tasks: z
-    .array(
-      z.strictObject({
-        id: z.string().min(1),
-        tool: z.string().min(1),
-        arguments: z.unknown().optional(),
-        dependsOn: z.array(z.string()).optional(),
-      }),
-    )
-    .min(1, 'a workflow needs at least one task'),
-});
-
 export type RecallLine = z.infer<typeof RecallLineSchema>;
 export type SearchLine = z.infer<typeof SearchLineSchema>;
 export type DagLine = z.infer<typeof DagLineSchema>;
@@ -64,5 +52,5 @@ export const recallLine = checked(RecallLineSchema);
 export const searchLine = checked(SearchLineSchema);
 /** A line of `dag --batch`: {"intent" (or "query"), "context"?}. */
 export const dagLine = checked(DagLineSchema);
-/** The workflow of `dag --validate`: {"tasks": [{id, tool, arguments?, dependsOn?}]}. */
+/** The workflow of `dag --validate`: {"tasks": [{id, tool, arguments?, dependsOn?}]}, as `execute_dag` takes it. */
 export const workflow = checked(WorkflowSchema, 'invalid workflow: ');

@@ -23,20 +23,14 @@ import type { MetaToolContext } from './tool-context.js';
 import { isGatewayError } from './gateway.js';
 import { jsonResult } from './results.js';
 import { text } from './fields.js';
-
-const Task = z.strictObject({
-  id: text('id').min(1).describe('unique within the workflow; other tasks reference it as "$<id>"'),
-  tool: text('toolName').min(1).describe('a catalogue tool id, e.g. filesystem:read_text_file'),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  dependsOn: z.array(text('id')).optional(),
-});
+import { WorkflowTaskSchema } from '../schemas/workflow.js';
 
 export const ExecuteDagInput = z.strictObject({
   intent: text('intent')
     .optional()
     .describe('what to do, in words: gives a suggested DAG (and runs it only when safe)'),
   workflow: z
-    .strictObject({ tasks: z.array(Task).min(1) })
+    .strictObject({ tasks: z.array(WorkflowTaskSchema).min(1) })
     .optional()
     .describe('an explicit DAG to run'),
   arguments: z

@@ -33,6 +33,7 @@ const EXPECTED: Readonly<Record<string, string>> = Object.freeze({
   int: 'a whole number',
   array: 'an array',
   object: 'an object',
+  record: 'an object',
   undefined: 'absent',
   null: 'null',
   date: 'a date',
