@@ -203,7 +203,7 @@ export function registerLearning(program: Command, context: () => CommandContext
 
   program
     .command('runs')
-    .description('recent runs (executions) with their intent, confidence and node outcomes')
+    .description('recent runs (executions) with their id, intent, quality (success or failure) and node outcomes')
     .option('--limit <n>', 'how many (default 20)')
     .action(async (o: { limit?: string }) => {
       const ctx = context();

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { openCredence } from '../engine/engine.js';
 import type { RunListing, RunNodeInput } from '../engine/runs.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliIn } from '../../test/cli.js';
 import { formatRuns, formatRunSteps, oneLine } from './runs-text.js';
 
 const node = (tool: string, status: 'success' | 'failure' = 'success', retries = 0) => ({ tool, status, retries });
@@ -195,6 +199,22 @@ describe('formatRuns: the quality that decides a run’s success', () => {
       ]);
     } finally {
       await credence.close();
+    }
+  });
+});
+
+// Walk 16, item 15: `runs --help` said it shows each run's confidence, which the text no longer prints.
+describe('credence runs --help', () => {
+  it('names what the text prints: the id, the quality and whether it is a success', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-runs-help-'));
+    try {
+      const { stdout } = await cliIn(dir, ['runs', '--help']);
+      const description = stdout.split('\n').find((l) => l.startsWith('recent runs')) ?? '';
+      expect(description).toContain('quality (success or failure)');
+      expect(description).toContain('id');
+      expect(description).not.toContain('confidence');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

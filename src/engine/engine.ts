@@ -1154,7 +1154,7 @@ export class Credence {
     return { executionId: recorded.executions[0]?.id ?? '', ...scored };
   }
 
-  /** Recent runs, newest first, with intent, confidence and node outcomes (`credence runs`). */
+  /** Recent runs, newest first, with intent, confidence, quality and node outcomes (`credence runs`). */
   async runs(options: { limit?: number } = {}): Promise<RunListing[]> {
     requireOptions('options', options);
     return (await this.#store.listExecutions(this.scope, { limit: options.limit ?? 20 })).map(toRunListing);

@@ -50,7 +50,7 @@ export const MemoryInputSchema = z
     title: z
       .string()
       .trim()
-      .min(1, 'must be a non-empty title')
+      // One check for '' and '   ' alike (walk 16: a blank title was refused twice over in one message).
       .refine((t) => !isBlankText(t), { message: 'must be a non-empty title (it shows nothing)' })
       .optional(),
     /**

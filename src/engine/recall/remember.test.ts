@@ -262,6 +262,33 @@ describe('remember: a time more than a day after the clock it is given is refuse
   });
 });
 
+// Walk 16, item 15: a validTo ahead was refused with validFrom's reason (it would "replace the one true now"), and a
+// blank title was refused with the same complaint twice in one message.
+describe('remember: the refusals say what is wrong once, with the reason of the field', () => {
+  it('a validTo ahead is refused as an end not yet reached, not as the newest word', async () => {
+    const { credence } = await engine();
+    const refusal = credence.remember([{ title: 'D', text: 'ends ahead', validTo: '2031-01-01' }]);
+    await expect(refusal).rejects.toThrow(/invalid memory: validTo: .* when the memory stopped being true/);
+    await expect(refusal).rejects.not.toThrow(/newest word/);
+    await expect(credence.remember([{ title: 'D', text: 'starts ahead', validFrom: '2031-01-01' }])).rejects.toThrow(
+      /invalid memory: validFrom: .* newest word on its subject/,
+    );
+    await credence.close();
+  });
+
+  it('a blank title is refused in one complaint', async () => {
+    const { credence } = await engine();
+    for (const title of ['  ', '']) {
+      const error = await credence.remember([{ title, text: 'text' }]).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(error).toBe('invalid memory: title: must be a non-empty title (it shows nothing)');
+    }
+    await credence.close();
+  });
+});
+
 describe('remember: supersession and conflicts (issue 23)', () => {
   it('Postgres then MySQL: MySQL first, Postgres superseded with why; as of April, Postgres', async () => {
     const { credence, clock } = await engine();

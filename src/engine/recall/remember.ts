@@ -129,9 +129,18 @@ function fileText(root: string, path: string): string {
 
 /** The times of a memory or a turn, by field: when it became true (`validFrom`, a turn's `at`), when it stopped. */
 const MEMORY_TIMES = ['validFrom', 'validTo', 'at'] as const;
-/** What a memory's time ahead of the clock would do, as the refusal says it. */
-const AHEAD_HARM =
-  'a memory dated ahead of the clock would be taken as the newest word on its subject and replace the one true now';
+/**
+ * Why a time ahead of the clock is refused, by field: a start (`validFrom`, a turn's `at`) would make the memory the
+ * newest word on its subject; an end (`validTo`) is when it stopped being true, which has not happened yet.
+ */
+const AHEAD_HARM: Readonly<Record<(typeof MEMORY_TIMES)[number], string>> = Object.freeze({
+  validFrom:
+    'a memory dated ahead of the clock would be taken as the newest word on its subject and replace the one true now',
+  at: 'a turn dated ahead of the clock would be taken as the newest word on its subject and replace the one true now',
+  validTo:
+    'validTo is when the memory stopped being true, not a date it is planned to end: a memory still true has none ' +
+    '(remember what replaces it when that happens, and it is marked superseded then)',
+});
 
 /**
  * A checked input as a record (scrubbed, its path inside the root, its turn's id from session and place). A time of
@@ -156,7 +165,7 @@ function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: s
   const source = m.source === undefined ? undefined : scrubText(m.source).text;
   for (const field of MEMORY_TIMES) {
     const time = m[field];
-    const ahead = time === undefined ? undefined : aheadOfClockReason(time, ctx.now, AHEAD_HARM);
+    const ahead = time === undefined ? undefined : aheadOfClockReason(time, ctx.now, AHEAD_HARM[field]);
     if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid memory: ${field}: ${ahead}`);
   }
   const from = m.validFrom ?? m.at;
