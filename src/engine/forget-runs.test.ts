@@ -177,6 +177,30 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  // Walk 16, item 14: two forgets of one workflow (or run) arriving together both said they forgot its runs.
+  it('two forgets of one workflow or run at once: one forgets the runs, the other finds nothing', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const run = (intent: string) => ({
+      intent,
+      calls: [
+        { tool: 'fetch_weather', status: 'success' as const },
+        { tool: 'translate_text', status: 'success' as const, consumes: [0] },
+      ],
+    });
+    await credence.recordExecutions([run('translate the weather'), run('translate the forecast')]);
+    const [workflow] = await credence.workflows();
+    const outcomes = async (id: string) =>
+      (await Promise.allSettled([credence.forget(id), credence.forget(id)])).map((o) =>
+        o.status === 'fulfilled' ? o.value.runsForgotten : (o.reason as Error).message,
+      );
+    const ids = (await credence.runs()).map((r) => r.id).sort();
+    expect(await outcomes(workflow?.id as string)).toEqual([ids, expect.stringMatching(/nothing has the id/)]);
+    await credence.recordExecutions([run('translate the weather again')]);
+    const [r3] = (await credence.runs()).map((r) => r.id);
+    expect(await outcomes(r3 as string)).toEqual([[r3], expect.stringMatching(/nothing has the id/)]);
+    await credence.close();
+  });
+
   it("a session id deletes its turns' runs and its hook state, not another session's", async () => {
     const { credence, store } = await engine();
     const result = await credence.forget(SESSION);

@@ -333,7 +333,8 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
   if (run !== undefined) {
     const fromCalls = await learnedFromCalls(ctx, [run]);
     await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-    await ctx.store.deleteExecutions(ctx.scope, [id], TAKE_BACK);
+    // Another forget of it, at the same moment, deleted it first: that one reports it (walk 16, item 14).
+    if ((await ctx.store.deleteExecutions(ctx.scope, [id], TAKE_BACK)) === 0) throw nothingHas(ctx, id);
     await forgetTurnIntent(ctx, id, run.intent, now);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id], observationsForgotten };
@@ -378,12 +379,16 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
       observationsLeft,
     };
   }
-  throw new CredenceError(
+  throw nothingHas(ctx, id);
+}
+
+/** NOT_FOUND: nothing in the scope has the id (or another forget of it took it first). */
+const nothingHas = (ctx: Ctx, id: string): CredenceError =>
+  new CredenceError(
     'NOT_FOUND',
     `nothing has the id ${JSON.stringify(id)} in scope ${ctx.scope}: ` +
       'no observation, instinct, skill, memory, run, learned workflow or Claude Code session',
   );
-}
 
 /**
  * A learned workflow (`wf-…`, `credence workflows`) by its id: its runs are forgotten as a run is (their calls' hook
@@ -402,11 +407,14 @@ async function forgetWorkflow(
   const runs = (await ctx.store.listExecutions(ctx.scope)).filter((r) => workflowOf(r)?.id === id);
   const fromCalls = await learnedFromCalls(ctx, runs);
   await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-  await ctx.store.deleteExecutions(
+  // Runs deleted by another forget at the same moment (of this workflow, or one of its runs) are its to report: none
+  // left to delete, the workflow was forgotten there (walk 16, item 14).
+  const deleted = await ctx.store.deleteExecutions(
     ctx.scope,
     runs.map((r) => r.id),
     TAKE_BACK,
   );
+  if (deleted === 0 && runs.length > 0) throw nothingHas(ctx, id);
   for (const r of runs) await forgetTurnIntent(ctx, r.id, r.intent, now);
   const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
   return {
