@@ -67,6 +67,25 @@ describe('formatRuns', () => {
     expect(lines[1]).toMatch(/^ {4}t0 success → .* → … \+49\d more steps \(500 calls; --json lists all\)$/);
     expect([...(lines[1] ?? '')].length).toBeLessThan(200);
   });
+
+  it('prints a failure under 0.5 with a number under 0.50, never "0.50 failure" (walk 16, item 8)', () => {
+    const run = (quality: number, succeeded: boolean) =>
+      ({
+        startedAt: '2026-02-02T06:00:00.000Z',
+        confidence: null,
+        quality,
+        succeeded,
+        intent: 'fix the failing auth test',
+        intentKind: null,
+        nodes: [node('Grep', 'failure'), node('Read')],
+      }) as unknown as RunListing;
+    const header = (quality: number, succeeded: boolean) => formatRuns([run(quality, succeeded)]).split('\n')[0];
+    expect(header(0.49999999999999994, false)).toContain('  0.49 failure  ');
+    expect(header(0.496, false)).toContain('  0.49 failure  ');
+    expect(header(0.5, true)).toContain('  0.50 success  ');
+    expect(header(0.42, false)).toContain('  0.42 failure  ');
+    expect(header(0.999, true)).toContain('  1.00 success  ');
+  });
 });
 
 describe('formatRuns with a run summary', () => {

@@ -8,6 +8,7 @@
  */
 import { type RunListing, runSummary } from '../engine/runs.js';
 import { cutChars } from '../core/text/plain-text.js';
+import { RUN_SUCCESS_QUALITY } from '../core/runs/run-quality.js';
 
 /**
  * @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of
@@ -77,6 +78,15 @@ function restatesCalls(r: Run, summary: string): boolean {
 }
 
 /**
+ * A run's quality with two decimals that agree with its verdict: a failure just under 0.5 (0.496, a float sum's
+ * 0.49999999999999994) is cut down to 0.49, where rounding printed "0.50 failure" (walk 16, item 8).
+ */
+function qualityText(quality: number, succeeded: boolean): string {
+  const text = quality.toFixed(2);
+  return succeeded || Number(text) < RUN_SUCCESS_QUALITY ? text : (Math.floor(quality * 100) / 100).toFixed(2);
+}
+
+/**
  * The whole listing: per run a header line (time, quality, success or failure, intent, and the run's id, which
  * `credence forget` takes), an indented line of its calls, and an indented `summary:` line when the
  * run has a summary that says more than they do (one line, cut at `maxWidth` characters; `--json` has it whole).
@@ -88,7 +98,7 @@ export function formatRuns(runs: readonly Run[], options: Partial<typeof RUNS_TE
       const given = typeof r.summary === 'string' ? r.summary : '';
       const summary = given.trim() === '' || restatesCalls(r, given) ? '' : given;
       return (
-        `${r.startedAt}  ${r.quality.toFixed(2)} ${r.succeeded ? 'success' : 'failure'}  ` +
+        `${r.startedAt}  ${qualityText(r.quality, r.succeeded)} ${r.succeeded ? 'success' : 'failure'}  ` +
         `${oneLine(r.intent, o.maxIntent)}${r.intentKind === null ? '' : ` [${r.intentKind}]`}  id ${r.id}\n` +
         `    ${formatRunSteps(r.nodes, o)}` +
         (summary === '' ? '' : `\n    summary: ${oneLine(summary, o.maxWidth)}`)

@@ -35,8 +35,17 @@ describe('runQuality', () => {
     ).toBe(0);
     // A later failure of a tool that succeeded before stands too.
     expect(runQuality({ calls: [call('a', 'success'), call('b', 'success'), call('a', 'failure')] })).toBe(0);
-    // Its own confidence is what a run says of itself.
-    expect(runQuality({ confidence: 0.8, calls: [call('a', 'success'), call('b', 'failure')] })).toBe(0.8);
+    // A failure standing outweighs the confidence a run states of itself (walk 16, item 8).
+    expect(runQuality({ confidence: 0.9, calls: [call('fetch', 'success'), call('translate', 'failure')] })).toBe(0);
+    expect(runSucceeded({ confidence: 0.9, calls: [call('fetch', 'success'), call('translate', 'failure')] })).toBe(
+      false,
+    );
+    // Without one, its own confidence is what a run says of itself.
+    expect(runQuality({ confidence: 0.3, calls: [call('a', 'success'), call('b', 'success')] })).toBe(0.3);
+  });
+
+  it('reads a stated confidence a float sum left a hair under 0.5 as 0.5, a success (walk 16, item 8)', () => {
+    expect(runSucceeded({ confidence: 0.49999999999999994, calls: [call('a', 'success')] })).toBe(true);
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * @module core/runs/run-quality
- * How well a recorded run went, in [0, 1] (issue 19): its own confidence when it has one (a workflow run's, seed 002),
- * else the mean of its calls' worth (a call that did not fail: its outcome confidence relative to a clean success, at
- * most 1; a failed call: nothing), a success at quality ≥ 0.5. One rule for every surface (walk 14, item 2): a run
- * left with a failure standing did not do what it was for and has a failure's quality, 0, as a stopped PocketFlow flow
- * or an `execute_dag` run with a failed task already have ({@link StandingFailures}). Pure.
+ * How well a recorded run went, in [0, 1] (issue 19): 0 when a failure stands, else its own confidence when it has one
+ * (a workflow run's, seed 002), else the mean of its calls' worth (a call that did not fail: its outcome confidence
+ * relative to a clean success, at most 1; a failed call: nothing), a success at quality ≥ 0.5. One rule for every
+ * surface (walk 14, item 2): a run left with a failure standing did not do what it was for and has a failure's
+ * quality, 0, as a stopped PocketFlow flow or an `execute_dag` run with a failed task already have
+ * ({@link StandingFailures}), whatever confidence it states (walk 16, item 8). Pure.
  */
 import type { CallStatus } from '../types.js';
 import { didSameJob } from '../graph/same-job.js';
@@ -112,18 +113,22 @@ export const qualityOfCalls = (sum: number, calls: number, standing: number): nu
   standing > 0 ? STOPPED_RUN_QUALITY : qualityOfOutcomes(sum, calls);
 
 /**
- * The run's quality: its confidence, else 0 when a failure stands (a call failed and no later call of its tool did
- * not), else its calls' mean worth (a failed call 0, another its outcome confidence / 0.7, at most 1); 0 without calls.
+ * The run's quality: 0 when a failure stands (a call failed and no later call of its tool did not, nor a fallback
+ * doing the same job), whatever confidence the run states (walk 16, item 8: a stated 0.9 with its last step failed
+ * was a success); else its own confidence, rounded to 12 decimals (a mean of node confidences 0.49999999999999994 is
+ * 0.5, as {@link qualityOfOutcomes} rounds); else its calls' mean worth (a failed call 0, another its outcome
+ * confidence / 0.7, at most 1); 0 without calls.
  */
 export function runQuality(run: QualityRun): number {
-  if (run.confidence !== undefined) return run.confidence;
   let sum = 0;
   const standing = new StandingFailures();
   for (const c of run.calls) {
     sum += callOutcome(c);
     standing.add(c);
   }
-  return qualityOfCalls(sum, run.calls.length, standing.size);
+  if (standing.size > 0) return STOPPED_RUN_QUALITY;
+  if (run.confidence !== undefined) return roundTo12(run.confidence);
+  return qualityOfCalls(sum, run.calls.length, 0);
 }
 
 /** Whether a run went well: quality ≥ {@link RUN_SUCCESS_QUALITY}. */

@@ -585,6 +585,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       UPDATE edges SET declared = 1 WHERE source = 'template';
     `,
   },
+  {
+    version: 28,
+    description:
+      'learned workflows counted again: a run that states its own confidence (a PocketFlow run, a record line with ' +
+      '`confidence`) is a failure when a failure stands in it, whatever confidence it states (a stated 0.9 made ' +
+      "it a success); each scope's workflows are emptied and built again from its stored executions the first time " +
+      'they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

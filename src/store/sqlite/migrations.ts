@@ -723,6 +723,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       db.prepare("UPDATE edges SET declared = 1 WHERE source = 'template'").run();
     },
   },
+  {
+    version: 28,
+    description:
+      'learned workflows counted again: a run that states its own confidence (a PocketFlow run, a record line with ' +
+      '`confidence`) is a failure when a failure stands in it, whatever confidence it states (a stated 0.9 made ' +
+      "it a success); each scope's workflows are emptied and built again from its stored executions the first time " +
+      'they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 /** Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's). */
