@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { edgeEventsOf } from '../graph/execution-edges.js';
 import { runQuality, runSucceeded, standingFailures } from './run-quality.js';
 
 const call = (tool: string, status: 'success' | 'partial' | 'failure', retries?: number) =>
@@ -72,6 +73,23 @@ describe('standingFailures', () => {
     const earlier = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"FIXME","path":"lib"}' };
     expect(standingFailures([earlier, call('Read', 'success'), grep, search])).toEqual(['Grep']);
     expect(runQuality({ calls: [earlier, call('Read', 'success'), grep, search] })).toBe(0);
+  });
+
+  it('reads a call with dependsOn as coming after the calls it waited for, as the graph does (walk 16, item 9)', () => {
+    const grep = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"y"}', at: 1 };
+    const read = { tool: 'Read', status: 'success' as const, dependsOn: [], at: 2 };
+    const search = { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"y"}', at: 3 };
+    const run = [grep, read, { ...search, dependsOn: [0] }];
+    // The graph learns the fallback as an alternative; the run's quality sees the same fallback: no failure stands.
+    expect(edgeEventsOf(run).filter((e) => e.type === 'alternative')).toEqual([
+      { from: 'Grep', to: 'filesystem:search_files', type: 'alternative', status: 'success', at: 3 },
+    ]);
+    expect(standingFailures(run)).toEqual([]);
+    expect(runSucceeded({ calls: run })).toBe(true);
+    // Right after Grep in the list but waiting on nothing (a root): no alternative, and Grep's failure stands.
+    const root = [grep, { ...search, dependsOn: [] }];
+    expect(edgeEventsOf(root).filter((e) => e.type === 'alternative')).toEqual([]);
+    expect(standingFailures(root)).toEqual(['Grep']);
   });
 });
 

@@ -20,6 +20,7 @@ export interface QualityRun {
     readonly status: CallStatus;
     readonly retries?: number;
     readonly input?: string;
+    readonly dependsOn?: readonly number[];
   }[];
 }
 
@@ -53,37 +54,50 @@ export const qualityOfOutcomes = (sum: number, calls: number): number =>
 /** The quality of a run that did not do what it was for (it stopped, a task failed): a failed call's worth, 0. */
 export const STOPPED_RUN_QUALITY: number = callOutcome({ status: 'failure' });
 
+/** A call as {@link StandingFailures} reads it: `dependsOn`, when given, names the calls it came after. */
+export interface StandingCall {
+  readonly tool: string;
+  readonly status: CallStatus;
+  readonly input?: string;
+  readonly dependsOn?: readonly number[];
+}
+
 /**
  * The tools whose latest call in the run failed, kept call by call. A failure stands until a later call of the same
- * tool does not fail (an agent's retry made it good), or the very next call, of another tool, succeeds doing the same
- * job (core/graph/same-job: the fallback the tool graph learns as an `alternative` edge, a failed Grep then
- * filesystem:search_files for the same pattern). fetch ok then translate failed is a failure through every surface
+ * tool does not fail (an agent's retry made it good), or a call of another tool that comes right after it succeeds
+ * doing the same job (core/graph/same-job: the fallback the tool graph learns as an `alternative` edge, a failed Grep
+ * then filesystem:search_files for the same pattern). A call comes right after the calls of its `dependsOn` when it
+ * has one (an explicit DAG's task), else after the call before it in the list, as core/graph/execution-edges reads it
+ * (walk 16, item 9: a fallback waiting on its failed Grep, a sibling between them in the list, was learned as an
+ * `alternative` while the run counted as failed). fetch ok then translate failed is a failure through every surface
  * (`record`, `record_execution`, a gateway session, a Claude Code turn), where the mean alone (0.5) made it a success.
  * A run with one standing has {@link STOPPED_RUN_QUALITY}.
  */
 export class StandingFailures {
-  /** Per tool, its failures standing: a fallback makes good the one it followed, a call of the tool all of them. */
-  readonly #tools = new Map<string, number>();
-  #previous: { readonly tool: string; readonly status: CallStatus; readonly input?: string } | undefined;
+  /** Per tool, the indexes of its failed calls standing: a fallback makes good the one it followed, a call all. */
+  readonly #tools = new Map<string, Set<number>>();
+  /** The calls folded in so far, by index (what a later call's `dependsOn` names). */
+  readonly #calls: { readonly tool: string; readonly status: CallStatus; readonly input?: string }[] = [];
 
   /** Folds in the run's next call. */
-  add(call: { readonly tool: string; readonly status: CallStatus; readonly input?: string }): void {
-    const previous = this.#previous;
-    this.#previous = call;
+  add(call: StandingCall): void {
+    const i = this.#calls.length;
+    this.#calls.push(call.input === undefined ? { tool: call.tool, status: call.status } : call);
     if (call.status === 'failure') {
-      this.#tools.set(call.tool, (this.#tools.get(call.tool) ?? 0) + 1);
+      const standing = this.#tools.get(call.tool);
+      if (standing === undefined) this.#tools.set(call.tool, new Set([i]));
+      else standing.add(i);
       return;
     }
     this.#tools.delete(call.tool);
-    if (
-      call.status === 'success' &&
-      previous?.status === 'failure' &&
-      previous.tool !== call.tool &&
-      didSameJob(previous, call)
-    ) {
-      const left = (this.#tools.get(previous.tool) ?? 1) - 1;
-      if (left > 0) this.#tools.set(previous.tool, left);
-      else this.#tools.delete(previous.tool);
+    if (call.status !== 'success') return;
+    for (const j of call.dependsOn ?? (i > 0 ? [i - 1] : [])) {
+      const previous = this.#calls[j];
+      if (previous === undefined || j >= i || previous.status !== 'failure' || previous.tool === call.tool) continue;
+      if (!didSameJob(previous, call)) continue;
+      const standing = this.#tools.get(previous.tool);
+      standing?.delete(j);
+      if (standing?.size === 0) this.#tools.delete(previous.tool);
     }
   }
 

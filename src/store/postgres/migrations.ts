@@ -590,8 +590,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
     description:
       'learned workflows counted again: a run that states its own confidence (a PocketFlow run, a record line with ' +
       '`confidence`) is a failure when a failure stands in it, whatever confidence it states (a stated 0.9 made ' +
-      "it a success); each scope's workflows are emptied and built again from its stored executions the first time " +
-      'they are read or a run is recorded',
+      'it a success), and a failed call a fallback made good by waiting for it (`dependsOn`) is no longer ' +
+      "standing (a call between them in the list left it standing); each scope's workflows are emptied and " +
+      'built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
 ]);
