@@ -127,10 +127,11 @@ describe('a rule the user reversed', () => {
     const text = formatEvolveReport(report);
     expect(text).toMatch(/skill spaces-prettier at 0\.01 below 0\.5; no file written/);
     expect(await contradictionsOn(spaces?.id)).toEqual(BACK);
+    // Given back the latest first (walk 16, item 13).
     expect(report.lifted?.map((l) => [l.text, l.name, l.kind, l.before.toFixed(2), l.after.toFixed(2)])).toEqual([
-      [SPACES[0], 'tabs', 'skill', '0.10', '0.40'],
+      [SPACES[2], 'tabs', 'skill', '0.10', '0.40'],
       [SPACES[1], 'tabs', 'skill', '0.40', '0.70'],
-      [SPACES[2], 'tabs', 'skill', '0.70', '1.00'],
+      [SPACES[0], 'tabs', 'skill', '0.70', '1.00'],
     ]);
     expect(text).toContain('### Contradictions lifted (3)');
     expect(await contradictionsOn(tabs?.id)).toEqual([]);
@@ -150,11 +151,13 @@ describe('a rule the user reversed', () => {
       .map((line) => JSON.parse(line) as { kind: string; id: string; detail: string })
       .filter((e) => e.kind === 'contradiction-lifted');
     expect(log.map((e) => [e.id, e.detail])).toEqual(
-      SPACES.map((s, k) => [
-        'tabs',
-        `+0.3 back: ${JSON.stringify(s)} (2026-10-15) reversed by "${learned?.rule}", said 3 times since ` +
-          `(${['0.10 → 0.40', '0.40 → 0.70', '0.70 → 1.00'][k]})`,
-      ]),
+      [...SPACES]
+        .reverse()
+        .map((s, k) => [
+          'tabs',
+          `+0.30 back: ${JSON.stringify(s)} (2026-10-15) reversed by "${learned?.rule}", said 3 times since ` +
+            `(${['0.10 → 0.40', '0.40 → 0.70', '0.70 → 1.00'][k]})`,
+        ]),
     );
 
     // A week later: nothing lifted or taken again, tabs stays learned, spaces withdrawn.
@@ -187,5 +190,37 @@ describe('a rule the user reversed', () => {
     const skills = await store.listSkills('s');
     expect(skills.map((k) => k.description)).toEqual([SPACES[0]]);
     expect(report.contradictions.every((x) => SPACES.includes(x.text) && x.heldBack !== undefined)).toBe(true);
+  });
+});
+
+describe('contradictions lifted where a confidence was held at 0 (walk 16, item 13)', () => {
+  it('says what each gave back, the latest first, so the lines add up to the figures beside them', async () => {
+    const T1 = Date.parse('2026-10-01T10:00:00Z');
+    const { at } = setup();
+    const tabs = 'Use tabs, not spaces.';
+    const spaces = 'Actually, use spaces, not tabs.';
+    const first = await at(T1 + 2 * DAY + 14 * 3_600_000);
+    await first.observe([0, 1, 2].map((k) => said(tabs, T1 + k * DAY)));
+    await first.evolve({ skillsDir: 'skills' });
+    const second = await at(T1 + 6 * DAY + 14 * 3_600_000);
+    await second.observe([3, 4, 5, 6].map((k) => said(spaces, T1 + k * DAY)));
+    const taken = await second.evolve({ skillsDir: 'skills' });
+    // The fourth took nothing: the confidence was already held at 0.
+    const steps = taken.contradictions.map((c) => [c.applied?.before.toFixed(2), c.applied?.after.toFixed(2)]);
+    expect(steps[3]).toEqual(['0.00', '0.00']);
+    const third = await at(T1 + 21 * DAY + 14 * 3_600_000);
+    await third.observe([19, 20, 21].map((k) => said(tabs, T1 + k * DAY)));
+    const report = await third.evolve({ skillsDir: 'skills' });
+    const lifted = report.lifted ?? [];
+    expect(lifted.map((l) => l.at.slice(0, 10))).toEqual(['2026-10-07', '2026-10-06', '2026-10-05', '2026-10-04']);
+    // The one that took nothing gives back least; each line's own figure is its after − before.
+    for (const l of lifted) expect(l.delta).toBeCloseTo(l.after - l.before, 12);
+    expect(lifted[0]?.before).toBe(0);
+    expect(lifted[0]?.delta).toBeLessThan(0.3);
+    expect(lifted.slice(1).map((l) => l.delta)).toEqual([0.3, 0.3, 0.3]);
+    const text = formatEvolveReport(report);
+    for (const l of lifted)
+      expect(text).toContain(`(+${l.delta.toFixed(2)}: ${l.before.toFixed(2)} → ${l.after.toFixed(2)})`);
+    expect(text).not.toContain('(+0.3:');
   });
 });

@@ -7,6 +7,7 @@
  * confidence. Runs twice on the same data change nothing the second time.
  */
 import { CredenceError, isCredenceError } from '../../core/errors.js';
+import { roundTo12 } from '../../core/validate.js';
 import { confidenceBand, LEARNED_KIND_THRESHOLDS, learnedKind } from '../../core/learning/bands.js';
 import {
   contradictionAgesDays,
@@ -161,8 +162,9 @@ export interface EvolveReport {
   }[];
   /**
    * Contradictions an earlier run recorded that the user's newer words reversed (a changed mind changed back: the rule
-   * each lowered was said 3 times since it): each gives its 0.3 back (`before` → `after`, the confidence
-   * of `to`) and its event is deleted. Absent when none.
+   * each lowered was said 3 times since it): each gives back what taking it away raises the confidence of `to` by
+   * (`before` → `after`, `delta`: at most its 0.3, less where the confidence was held at 0), the latest first, and
+   * its event is deleted. Absent when none.
    */
   lifted?: {
     /** The contradicting observation, its text and when it was said (ISO). */
@@ -177,6 +179,8 @@ export interface EvolveReport {
     rule: string;
     before: number;
     after: number;
+    /** What lifting it gave back, `after` − `before` (rounded to 12 decimals). */
+    delta: number;
   }[];
   /**
    * Instincts and skills with rules that read like shell commands: stored, but left out of their
@@ -329,7 +333,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
           kind: 'contradiction-lifted',
           id: l.name,
           detail:
-            `+${-FEEDBACK_DELTAS.contradiction} back: ${JSON.stringify(l.text)} (${l.at.slice(0, 10)}) reversed by ` +
+            `+${l.delta.toFixed(2)} back: ${JSON.stringify(l.text)} (${l.at.slice(0, 10)}) reversed by ` +
             `${JSON.stringify(l.rule)}, said ${CAMP_MIN} times since (${l.before.toFixed(2)} → ${l.after.toFixed(2)})`,
         });
       for (const f of detected) await store.insertFeedback(scope, f);
@@ -462,8 +466,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     for (const f of gone) feedback.splice(feedback.indexOf(f), 1);
     lifted.push(...gone);
     const left = eventsOn(to);
-    const back = (k: number) => gone.slice(k).map((f) => ({ id: f.id, kind: f.kind }));
-    for (const [k, f] of gone.entries())
+    // Given back in the reverse of the order they were taken, the latest first (walk 16, item 13): where a confidence
+    // held at 0 hid part of them, the ones that took least (the latest) give back least. Each line says what it gave
+    // back (`after` − `before`), not the seed's 0.3: 0.00 → 0.04 is +0.04.
+    const taken = [...gone].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const order = [...taken].reverse();
+    const still = (k: number) =>
+      taken.filter((f) => !order.slice(0, k).includes(f)).map((f) => ({ id: f.id, kind: f.kind }));
+    for (const [k, f] of order.entries()) {
+      const before = score([...left, ...still(k)]);
+      const after = score([...left, ...still(k + 1)]);
       (report.lifted ??= []).push({
         id: f.id.slice(prefix.length),
         text: f.note ?? '',
@@ -472,9 +484,11 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
         kind,
         name: learnedName(to),
         rule,
-        before: score([...left, ...back(k)]),
-        after: score([...left, ...back(k + 1)]),
+        before,
+        after,
+        delta: roundTo12(after - before),
       });
+    }
   };
   // An instinct promoted into a skill that was not made from it passes on the contradictions recorded on it: the −0.3
   // stays on what the habit is now learned as (its confidence, file and report), as it stays in a skill made from it.
@@ -1990,7 +2004,7 @@ export function formatEvolveReport(r: EvolveReport): string {
     for (const l of r.lifted)
       out.push(
         `- on ${l.kind} ${l.name}: ${quotedCut(l.text)} on ${l.at.slice(0, 10)} (${l.id}), reversed by ` +
-          `${quotedCut(l.rule)} said ${CAMP_MIN} times since (+${-FEEDBACK_DELTAS.contradiction}: ` +
+          `${quotedCut(l.rule)} said ${CAMP_MIN} times since (+${l.delta.toFixed(2)}: ` +
           `${l.before.toFixed(2)} → ${l.after.toFixed(2)})`,
       );
   }
