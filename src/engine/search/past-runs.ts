@@ -672,9 +672,10 @@ type NumberArray = Int32Array | Float64Array;
 
 /**
  * The format's mark: a reader of another version or byte order reads nothing (7: a failed call worth nothing; 8: a
- * run with a failure standing worth nothing).
+ * run with a failure standing worth nothing; 9: whatever confidence the run states, and a failure made good by a
+ * fallback that waited for it through `dependsOn` no longer standing, walk 16, items 8 and 9).
  */
-const MAGIC = 0x50520008;
+const MAGIC = 0x50520009;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
