@@ -62,6 +62,20 @@ export function workflowShape(calls: readonly ShapeCall[]): WorkflowShape {
   return { tools, edges, key: shapeKey(tools, edges) };
 }
 
+/**
+ * The shape a past run votes with (core/experience/neighbour-vote): its shape without the tools whose every call in it
+ * failed, nor their links (walk 16, item 10: a Grep that failed in every run, then made good by its fallback, was
+ * proposed by the runs' votes and made the fallback wait on it). The run's workflow keeps its whole shape.
+ */
+export function workedShape(calls: readonly (ShapeCall & { readonly status: string })[]): WorkflowShape {
+  const shape = workflowShape(calls);
+  const worked = new Set(calls.filter((c) => c.status !== 'failure').map((c) => c.tool));
+  if (shape.tools.every((t) => worked.has(t))) return shape;
+  const tools = shape.tools.filter((t) => worked.has(t));
+  const edges = shape.edges.filter(([from, to]) => worked.has(from) && worked.has(to));
+  return { tools, edges, key: shapeKey(tools, edges) };
+}
+
 /** The key of a directed tool pair. */
 export const edgeKey = (from: string, to: string): string => `${from}\u0000${to}`;
 

@@ -283,3 +283,22 @@ describe('intent halves (issue 19)', () => {
     expect(intentHalves('find the movies of Greta')).toEqual([]);
   });
 });
+
+describe('past runs that fell back from a failed tool (walk 16, item 10)', () => {
+  it('propose the fallback alone: a tool that failed in every run gets no vote, nor a link to it', async () => {
+    const cr = await engine();
+    await cr.addTools([
+      { id: 'Grep', description: 'Search file contents with a regular expression' },
+      { id: 'filesystem:search_files', description: 'Search files for a pattern' },
+    ]);
+    const calls = [
+      { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"TODO"}' },
+      { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"TODO"}' },
+    ];
+    for (let i = 0; i < 2; i += 1) await cr.recordExecution({ intent: 'find the TODO markers', startedAt: T0, calls });
+    const answer = await cr.suggestDag('find the TODO markers', { track: false, useSearch: false });
+    expect(answer.dag.tasks.map((t) => t.tool)).toEqual(['filesystem:search_files']);
+    expect(answer.paths.filter((p) => p.from === 'Grep')).toEqual([]);
+    await cr.close();
+  });
+});

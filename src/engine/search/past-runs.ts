@@ -9,7 +9,7 @@
  */
 import { IntentIndex, type IntentHit, type PackedIntents } from '../../core/experience/intent-index.js';
 import { taskText } from '../../core/experience/task-text.js';
-import { shapeKey, workflowShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
+import { shapeKey, workedShape, type WorkflowShape } from '../../core/experience/workflow-shape.js';
 import { runQuality } from '../../core/runs/run-quality.js';
 import { textTerms, type TextTerms } from '../../core/text/term-weights.js';
 import type { ExecutionRecord } from '../../store/types.js';
@@ -64,7 +64,7 @@ export function pastRun(x: ExecutionRecord): PastRun | undefined {
     task,
     terms: textTerms(task),
     quality: runQuality(x),
-    shape: workflowShape(x.calls),
+    shape: workedShape(x.calls),
   };
 }
 
@@ -673,9 +673,10 @@ type NumberArray = Int32Array | Float64Array;
 /**
  * The format's mark: a reader of another version or byte order reads nothing (7: a failed call worth nothing; 8: a
  * run with a failure standing worth nothing; 9: whatever confidence the run states, and a failure made good by a
- * fallback that waited for it through `dependsOn` no longer standing, walk 16, items 8 and 9).
+ * fallback that waited for it through `dependsOn` no longer standing, walk 16, items 8 and 9; 10: a run's shape
+ * without the tools whose every call failed, walk 16, item 10).
  */
-const MAGIC = 0x50520009;
+const MAGIC = 0x5052000a;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
