@@ -220,20 +220,26 @@ describe('workflows an older server wrote into after the upgrade emptied them', 
   });
 });
 
+/** The dump of a store holding one run, 'upload the report', whose seven uploads failed (a failed run). */
+async function failingUploadDump(): Promise<string> {
+  const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
+  const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
+  await source.recordExecution({
+    intent: 'upload the report',
+    startedAt: T0,
+    calls: [{ tool: 'build_report', status: 'success' }, ...failing],
+  });
+  let text = '';
+  await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
+  await source.close();
+  return text;
+}
+
 // Review B: a dump made at schema 18 holds workflows counted with a failed call worth 0.3 / 0.7; restored as they were,
 // their successes stayed wrong, since a workflows table that holds rows is never built again.
 describe('a dump older than schema 19', () => {
   it('restores everything but its workflows, which the engine builds again from the executions', async () => {
-    const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
-    const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
-    await source.recordExecution({
-      intent: 'upload the report',
-      startedAt: T0,
-      calls: [{ tool: 'build_report', status: 'success' }, ...failing],
-    });
-    let text = '';
-    await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
-    await source.close();
+    const text = await failingUploadDump();
     // As an older Credence wrote it: schema 18, the run counted a success.
     const [head, ...rows] = text.split('\n');
     const old = [
@@ -253,16 +259,7 @@ describe('a dump older than schema 19', () => {
   // Review D: a read of the new, empty store (`credence workflows`) marked its scope built from no runs; restored
   // into it afterwards, the dump's executions were never built (workflow_builds is not a dump table).
   it('has its workflows built even when the empty store was read before the restore', async () => {
-    const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
-    const source = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: T0 });
-    await source.recordExecution({
-      intent: 'upload the report',
-      startedAt: T0,
-      calls: [{ tool: 'build_report', status: 'success' }, ...failing],
-    });
-    let text = '';
-    await writeDump(engineStore(source), (chunk) => void (text += chunk), { now: T0 });
-    await source.close();
+    const text = await failingUploadDump();
     const [head, ...rows] = text.split('\n');
     const old = [JSON.stringify({ ...JSON.parse(head as string), schemaVersion: 18 }), ...rows].join('\n');
     const dir = mkdtempSync(join(tmpdir(), 'credence-restore-marked-'));
