@@ -4,6 +4,7 @@ import { openSqliteStore } from '../../store/sqlite/index.js';
 import { restoreDump, writeDump } from '../../store/dump.js';
 import { chooseContext } from '../../core/recall/agent-context.js';
 import type { RecallResult } from './recall.js';
+import type { MemoryInput } from '../../schemas/index.js';
 
 const DAY = 86_400_000;
 const APRIL = Date.parse('2026-04-01T00:00:00Z');
@@ -19,6 +20,15 @@ async function engine(path = ':memory:') {
   return { credence, clock, store: engineStore(credence) };
 }
 
+/** Decision notes titled `title`, each superseding the memory named when one is given. */
+const decisionNote =
+  (title: string) =>
+  (text: string, supersedes?: string): MemoryInput => ({
+    title,
+    category: 'decision',
+    text,
+    ...(supersedes === undefined ? {} : { supersedes }),
+  });
 describe('remember: duplicates merge (issue 23)', () => {
   it('re-remembering the same fact, exactly or written alike, keeps one row with its count and last seen', async () => {
     const { credence, clock, store } = await engine();
@@ -424,12 +434,7 @@ describe('remember: supersession and conflicts (issue 23)', () => {
   it('a conflict settled by --supersedes: the other side is current; forgetting it brings it back', async () => {
     const { credence, clock, store } = await engine();
     const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
-    const deploy = (text: string, supersedes?: string) => ({
-      title: 'Deploy target',
-      category: 'decision',
-      text,
-      ...(supersedes === undefined ? {} : { supersedes }),
-    });
+    const deploy = decisionNote('Deploy target');
     const [frankfurt] = (await credence.remember([deploy('Production deploys go to the Frankfurt region on AWS.')]))
       .ids;
     clock.now += DAY;
@@ -498,12 +503,7 @@ describe('remember: supersession and conflicts (issue 23)', () => {
   it('the middle of a chain forgotten: the first stays superseded, by the last (walk 16, item 4)', async () => {
     const { credence, clock, store } = await engine();
     const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;
-    const deploy = (text: string, supersedes?: string) => ({
-      title: 'Deploy',
-      category: 'decision',
-      text,
-      ...(supersedes === undefined ? {} : { supersedes }),
-    });
+    const deploy = decisionNote('Deploy');
     const [ansible] = (await credence.remember([deploy('We deploy with Ansible.')])).ids;
     clock.now += 30 * DAY;
     const [terraform] = (await credence.remember([deploy('Deploys now go through Terraform.', ansible)])).ids;
