@@ -500,6 +500,23 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.close();
   });
 
+  it('refuses --supersedes of a memory that began after the new one (walk 16, item 7): nothing changes', async () => {
+    const { credence, store } = await engine();
+    const deploy = decisionNote('Deploy');
+    const [ansible] = (await credence.remember([{ ...deploy('We deploy with Ansible.'), validFrom: '2025-01-01' }]))
+      .ids;
+    const argo = { ...deploy('Deploys are done by ArgoCD.', ansible), validFrom: '2025-05-01' };
+    const [argocd] = (await credence.remember([argo])).ids;
+    const before = await store.getMemory('life', argocd as string);
+    const pulumi = { ...deploy('Deploys use Pulumi.', argocd), validFrom: '2025-02-01' };
+    await expect(credence.remember([pulumi])).rejects.toThrow(
+      new RegExp(`supersedes: ${argocd} became true on 2025-05-01.*a memory cannot replace one that began after it`),
+    );
+    expect(await store.getMemory('life', argocd as string)).toEqual(before);
+    expect((await store.listMemories('life')).map((m) => m.text)).not.toContain('Deploys use Pulumi.');
+    await credence.close();
+  });
+
   it('the middle of a chain forgotten: the first stays superseded, by the last (walk 16, item 4)', async () => {
     const { credence, clock, store } = await engine();
     const life = async (id: string | undefined) => (await store.getMemory('life', id as string))?.life;

@@ -552,6 +552,15 @@ async function rememberOne(
     if (named === undefined)
       throw new CredenceError('INVALID_INPUT', `supersedes: no memory ${JSON.stringify(supersedes)} in this scope`);
     const { end, through } = await currentEnd(writes, named, subjectOf(mine).at);
+    // A memory true from before the one it replaces began would end that one before it began (walk 16, item 7).
+    const endFrom = subjectOf(end).at;
+    const mineFrom = subjectOf(mine).at;
+    if (mineFrom < endFrom)
+      throw new CredenceError(
+        'INVALID_INPUT',
+        `supersedes: ${end.id} became true on ${iso(endFrom)}, after this memory's time (${iso(mineFrom)}): ` +
+          `a memory cannot replace one that began after it; nothing is changed; give a time from ${iso(endFrom)} on`,
+      );
     replaced = end.id;
     const as = `${mine.id} supersedes it, as remembered`;
     await mark(end, mine, through.length === 0 ? as : `${as} (${named.id} named, already superseded by ${through})`);
