@@ -144,34 +144,46 @@ describe('learned workflows', () => {
   });
 });
 
+/**
+ * A run recorded in a SQLite file, the file then set back as an older Credence left it (`sql`, then `user_version`),
+ * and opened again: its workflows' [runs, successes] as recorded and once the migrations ran.
+ */
+async function countedAgainAt(
+  run: Parameters<Credence['recordExecution']>[0],
+  sql: string,
+  version: number,
+): Promise<{ before: number[][]; after: number[][] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'credence-wf-migrated-'));
+  try {
+    const path = join(dir, 'old.db');
+    const counts = async (c: Credence) => (await c.workflows()).map((w) => [w.runs, w.successes]);
+    const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+    await first.recordExecution(run);
+    const before = await counts(first);
+    await first.close();
+    const raw = new Database(path);
+    raw.exec(sql);
+    raw.pragma(`user_version = ${version}`);
+    raw.close();
+    const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
+    const after = await counts(again);
+    await again.close();
+    return { before, after };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // A review: a store whose workflows were counted before a failed call was worth nothing kept the old success counts
 // (a workflow of one success among eight calls at 100 %), and nothing rebuilt them. Migration 19 empties them; they
 // are built again from the executions at first use.
 describe('workflows counted under the old quality rule', () => {
   it('are counted again from the stored executions after the store migrates to version 19', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credence-wf19-'));
-    try {
-      const path = join(dir, 'old.db');
-      const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
-      const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
-      await first.recordExecution({
-        intent: 'upload the report',
-        startedAt: T0,
-        calls: [{ tool: 'build_report', status: 'success' }, ...failing],
-      });
-      expect((await first.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
-      await first.close();
-      // As an older Credence left it: the run counted a success, the schema at 18.
-      const raw = new Database(path);
-      raw.exec('UPDATE workflows SET successes = runs; DROP TABLE workflow_builds');
-      raw.pragma('user_version = 18');
-      raw.close();
-      const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
-      expect((await again.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
-      await again.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const failing = Array.from({ length: 7 }, (): CallInput => ({ tool: 'upload', status: 'failure' }));
+    const run = { intent: 'upload the report', startedAt: T0, calls: [call('build_report'), ...failing] };
+    // As an older Credence left it: the run counted a success, the schema at 18.
+    const counts = await countedAgainAt(run, 'UPDATE workflows SET successes = runs; DROP TABLE workflow_builds', 18);
+    expect(counts).toEqual({ before: [[1, 0]], after: [[1, 0]] });
   });
 });
 
@@ -341,23 +353,12 @@ describe('a run left with a failure standing', () => {
   });
 
   it('is counted again after the store migrates to version 25', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'credence-wf25-'));
-    try {
-      const path = join(dir, 'old.db');
-      const first = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
-      await first.recordExecution(translate('translate the weather report', T0));
-      expect((await first.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
-      await first.close();
-      // As Credence at schema 24 left it: the run counted a success (quality 0.5), the scope marked built.
-      const raw = new Database(path);
-      raw.exec('UPDATE workflows SET successes = runs');
-      raw.pragma('user_version = 24');
-      raw.close();
-      const again = await openCredence({ store: openSqliteStore({ path }), scope: 'p', now: T0 });
-      expect((await again.workflows()).map((w) => [w.runs, w.successes])).toEqual([[1, 0]]);
-      await again.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // As Credence at schema 24 left it: the run counted a success (quality 0.5), the scope marked built.
+    const counts = await countedAgainAt(
+      translate('translate the weather report', T0),
+      'UPDATE workflows SET successes = runs',
+      24,
+    );
+    expect(counts).toEqual({ before: [[1, 0]], after: [[1, 0]] });
   });
 });
