@@ -29,6 +29,19 @@ const decisionNote =
     text,
     ...(supersedes === undefined ? {} : { supersedes }),
   });
+
+/** A second engine over a fresh store restored from a dump of `store` (scope life), at the clock `now` reads. */
+async function restoredCopy(store: Parameters<typeof writeDump>[0], now: () => number) {
+  let text = '';
+  await writeDump(store, (chunk) => {
+    text += chunk;
+  });
+  const target = openSqliteStore({ path: ':memory:' });
+  await restoreDump(target, async function* () {
+    yield* text.split('\n');
+  });
+  return openCredence({ store: target, scope: 'life', now });
+}
 describe('remember: duplicates merge (issue 23)', () => {
   it('re-remembering the same fact, exactly or written alike, keeps one row with its count and last seen', async () => {
     const { credence, clock, store } = await engine();
@@ -456,15 +469,7 @@ describe('remember: supersession and conflicts (issue 23)', () => {
       [frankfurt as string]: 'superseded',
     });
     // A dump restored elsewhere keeps the links (forget there reads them).
-    let text = '';
-    await writeDump(store, (chunk) => {
-      text += chunk;
-    });
-    const target = openSqliteStore({ path: ':memory:' });
-    await restoreDump(target, async function* () {
-      yield* text.split('\n');
-    });
-    const copy = await openCredence({ store: target, scope: 'life', now: () => clock.now });
+    const copy = await restoredCopy(store, () => clock.now);
     for (const c of [credence, copy]) {
       await c.forget(confirmed as string);
       expect(await statuses(c)).toEqual({ [dublin as string]: 'conflict', [frankfurt as string]: 'conflict' });
@@ -595,15 +600,7 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.remember([{ title: 'Main store', text: 'We use Postgres for the main store' }]);
     clock.now += DAY;
     await credence.remember([{ title: 'Main store', text: 'We moved the main store to MySQL' }]);
-    let text = '';
-    await writeDump(store, (chunk) => {
-      text += chunk;
-    });
-    const target = openSqliteStore({ path: ':memory:' });
-    await restoreDump(target, async function* () {
-      yield* text.split('\n');
-    });
-    const copy = await openCredence({ store: target, scope: 'life', now: () => clock.now });
+    const copy = await restoredCopy(store, () => clock.now);
     const strip = (rs: { id: string; status: string; label: string }[]) => rs.map((r) => [r.id, r.status, r.label]);
     expect(strip(await copy.recall('main store', { track: false }))).toEqual(
       strip(await credence.recall('main store', { track: false })),
