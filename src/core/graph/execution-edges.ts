@@ -46,6 +46,20 @@ export interface ExecutionEdgeEvent {
 
 const ran = (status: CallStatus): boolean => status !== 'failure';
 
+/** The indexes of the calls call `i` follows: those it waited for (`dependsOn`), else the one before it. */
+export const followed = (call: { readonly dependsOn?: readonly number[] }, i: number): readonly number[] =>
+  call.dependsOn ?? (i > 0 ? [i - 1] : []);
+
+/**
+ * Whether `next`, following the failed call `failed`, is its fallback: another tool that succeeded doing the same job
+ * ({@link didSameJob}), as the graph learns an `alternative` edge.
+ */
+export const isFallback = (
+  failed: { readonly tool: string; readonly status: CallStatus; readonly input?: string },
+  next: { readonly tool: string; readonly status: CallStatus; readonly input?: string },
+): boolean =>
+  failed.status === 'failure' && next.status === 'success' && failed.tool !== next.tool && didSameJob(failed, next);
+
 /**
  * The edge events of one execution, in a stable order (by type, then from, then to). With `from`, only the
  * occurrences whose head (the consumer, the child, the next call) is at or after that index are seen: the
@@ -66,12 +80,11 @@ export function edgeEventsOf(calls: readonly ExecutionCall[], options: { from?: 
   };
   for (let i = Math.max(0, options.from ?? 0); i < calls.length; i += 1) {
     const call = calls[i] as ExecutionCall;
-    for (const j of call.dependsOn ?? (i > 0 ? [i - 1] : [])) {
+    for (const j of followed(call, i)) {
       const previous = calls[j];
       if (previous === undefined || j >= i) continue;
       see('sequence', previous, call, ran(previous.status) && ran(call.status));
-      if (previous.status === 'failure' && call.status === 'success' && didSameJob(previous, call))
-        see('alternative', previous, call, true);
+      if (isFallback(previous, call)) see('alternative', previous, call, true);
     }
     for (const j of call.consumes ?? []) {
       const producer = calls[j];

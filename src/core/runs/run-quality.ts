@@ -8,7 +8,7 @@
  * ({@link StandingFailures}), whatever confidence it states (walk 16, item 8). Pure.
  */
 import type { CallStatus } from '../types.js';
-import { didSameJob } from '../graph/same-job.js';
+import { followed, isFallback } from '../graph/execution-edges.js';
 import { roundTo12 } from '../validate.js';
 import { OUTCOME_DEFAULTS, outcomeConfidence } from './outcome-confidence.js';
 
@@ -91,10 +91,9 @@ export class StandingFailures {
     }
     this.#tools.delete(call.tool);
     if (call.status !== 'success') return;
-    for (const j of call.dependsOn ?? (i > 0 ? [i - 1] : [])) {
+    for (const j of followed(call, i)) {
       const previous = this.#calls[j];
-      if (previous === undefined || j >= i || previous.status !== 'failure' || previous.tool === call.tool) continue;
-      if (!didSameJob(previous, call)) continue;
+      if (previous === undefined || j >= i || !isFallback(previous, call)) continue;
       const standing = this.#tools.get(previous.tool);
       standing?.delete(j);
       if (standing?.size === 0) this.#tools.delete(previous.tool);
