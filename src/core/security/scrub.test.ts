@@ -2108,6 +2108,8 @@ describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)
     [`API key, for reference: ${key}`, `API key, for reference: ${C}`],
     [`The API key was rotated to ${key} yesterday.`, `The API key was rotated to ${C} yesterday.`],
     [`The key for the analytics API is ${hex}`, `The key for the analytics API is ${C}`],
+    [`my key is ${key}`, `my key is ${C}`],
+    [`Our key was ${hex}, now rotated`, `Our key was ${C}, now rotated`],
     [`Mailgun key is ${mailgun}`, `Mailgun key is ${C}`],
     [`The password for the staging database is ${pw}`, `The password for the staging database is ${C}`],
     [`The root password of the new box is ${pw}`, `The root password of the new box is ${C}`],
@@ -2125,6 +2127,9 @@ describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)
     'The API key (see the vault) is required',
     'API key, for reference: see the vault',
     'the key for this release is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
+    'my key is the blue one on the hook',
+    'my key is xk42',
+    'the monkey is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
     'a key-value store keyed by key-abcdefghijklmnopqrstuvwxyzabcdef',
   ])('leaves %j alone', (text) => {
     expect(scrubText(text).text).toBe(text);

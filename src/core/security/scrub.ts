@@ -673,8 +673,8 @@ const PROSE_KEY =
  * Zk82…`, review E). `key: v` and `key=v` are the assignment rule's. Between the word and its verb, up to four words
  * after for/of/on (`the password for the staging database is …`) or a parenthesis (`the API key (billing) is …`); a
  * bare `key` only when those words end on api, service or account (`the key for the analytics API is …`: its value as
- * long as a key, BARE_KEY_FRAME); `was rotated to`; a named key, a comma and words before `:` (`API key, for
- * reference: …`). Walk 16, item 1.
+ * long as a key, BARE_KEY_FRAME), or a bare `key` someone owns (`my key is …`, `our key was …`: the same length);
+ * `was rotated to`; a named key, a comma and words before `:` (`API key, for reference: …`). Walk 16, item 1.
  * The value is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
  * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
  * other character: each start reads its own run, so linear.
@@ -683,7 +683,8 @@ const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
     String.raw`(?:[ \t]*\([^()\r\n]{1,40}\)|[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40}` +
     String.raw`(?:[ \t]+[\w.-]{1,40}){0,3})?` +
-    String.raw`|keys?[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?(?:[\w.-]{1,40}[ \t]+){0,3}(?:api|service|account)s?)` +
+    String.raw`|keys?[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?(?:[\w.-]{1,40}[ \t]+){0,3}(?:api|service|account)s?` +
+    String.raw`|(?<=\b(?:my|our|your)[ \t]+)keys?)` +
     String.raw`[ \t]+(?:(?:(?:is|was|been|were|are)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to` +
     String.raw`|(?:is|was|are|were)(?:[ \t]+now)?|to):?|(?:password|passwd|passphrase|pwd|pw)` +
     String.raw`|${PROSE_KEY}(?:[ \t]*[:=,]?|,[ \t]+(?:[\w.-]{1,40}[ \t]+){0,2}[\w.-]{1,40}:))[ \t]+)` +
