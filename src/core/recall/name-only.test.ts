@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type NameOnlyCandidate, nameOnlyMatches } from './name-only.js';
+import { type NameOnlyCandidate, nameOnlyMatches, withValuelessAtZero } from './name-only.js';
 
 const c = (key: string, speaker: string | undefined, text: string, ratio: number | undefined): NameOnlyCandidate => ({
   key,
@@ -69,5 +69,45 @@ describe('turns found by a speaker’s name alone (issue 23)', () => {
     const none = nameOnlyMatches(pool, new Set(), [], ['town', 'ana']);
     expect(none.ratios.size).toBe(0);
     expect(none.bare.size).toBe(0);
+  });
+});
+
+describe('turns found by the name alone that name no value (issue 23, section E dev 3)', () => {
+  it("go to ratio 0; a name but the speakers' or a word of a value's frame keeps the ratio", () => {
+    const texts = new Map([
+      ['small', 'Long weekend coming up, Bo and I are off.'],
+      ['name', 'Spent Saturday at the Kestrel wall again.'],
+      ['kind', 'Spent Saturday on pottery again.'],
+      ['zero', 'How was your week?'],
+    ]);
+    const matches = {
+      ratios: new Map([
+        ['small', 0.4],
+        ['name', 0.4],
+        ['kind', 0.4],
+        ['zero', 0],
+      ]),
+      bare: new Set(texts.keys()),
+      common: new Set<string>(),
+    };
+    const kinds = new Map([
+      ['pottery', 'pottery'],
+      ['judo', 'pottery'],
+    ]);
+    const { matches: out, valueless } = withValuelessAtZero(
+      matches,
+      (key) => texts.get(key) ?? '',
+      new Set(['ana', 'bo']),
+      kinds,
+    );
+    expect([...valueless]).toEqual(['small']);
+    expect([...out.ratios]).toEqual([
+      ['small', 0],
+      ['name', 0.4],
+      ['kind', 0.4],
+      ['zero', 0],
+    ]);
+    // The matches given are left as they were.
+    expect(matches.ratios.get('small')).toBe(0.4);
   });
 });

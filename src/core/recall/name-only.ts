@@ -83,6 +83,33 @@ export function nameOnlyMatches(
 }
 
 /**
+ * Of the named speakers' turns found by the name alone (`matches.ratios`), those naming no value (section E, dev 3):
+ * no name written with a capital inside a sentence (namesIn) but the speakers' (`speakers`, the words of their names,
+ * lower case), and no word that fills a value's frame in the conversation's turns (`kinds`: older-turns valueKinds).
+ * Such a turn ("Morning everyone!", "Long weekend coming up, finally.") holds nothing a question about one of the
+ * speaker's facts asks for: its ratio is 0, as a question's is, so their turns naming a value go above it. No word
+ * list: the names and frames are the conversation's own. The keys set to 0, and the matches with them.
+ */
+export function withValuelessAtZero(
+  matches: NameOnlyMatches,
+  textOf: (key: string) => string,
+  speakers: ReadonlySet<string>,
+  kinds: ReadonlyMap<string, string>,
+): { matches: NameOnlyMatches; valueless: ReadonlySet<string> } {
+  const valueless = new Set<string>();
+  const ratios = new Map(matches.ratios);
+  for (const [key, ratio] of matches.ratios) {
+    if (ratio === 0) continue;
+    const text = textOf(key);
+    const names = [...namesIn(text)].some((n) => !speakers.has(n));
+    if (names || words(text).some((x) => kinds.has(x) && !speakers.has(x))) continue;
+    valueless.add(key);
+    ratios.set(key, 0);
+  }
+  return { matches: { ...matches, ratios }, valueless };
+}
+
+/**
  * The label of a named speaker's turn found by the name alone (walk 15, item 8: "Does Ana like tennis?" gave three
  * of Ana's turns "medium", and the prompt hook passed them to the agent): the name says whose turn it is, not that it
  * answers, so such a turn's "medium" is "low" unless `backed` (a link of its life to a match, or, for a question asking

@@ -71,6 +71,33 @@ describe('turns found by the speaker’s name alone (issue 23)', () => {
   });
 });
 
+describe('a question about the past naming a speaker (issue 23, section E dev 3)', () => {
+  it('their turns found by the name alone naming no value go below those naming one', async () => {
+    const { cr, ids } = await oneSession([
+      ['Ana', 'Morning everyone!'],
+      ['Ana', 'Long weekend coming up, finally.'],
+      ['Ana', 'Spent all of Saturday at the Kestrel wall again.'],
+      ['Bo', 'How was your week?'],
+      ['Ana', 'Honestly, I need a holiday.'],
+    ]);
+    const [morning, weekend, wall] = ids;
+    // February 2025 ended before the session (1 March): a question about a past period.
+    const rs = await cr.recall('What did Ana do for fun back in February 2025?', { limit: 10, track: false });
+    const of = (id: string | undefined) => rs.find((r) => r.id === id);
+    // The turn naming a value (Kestrel) first; the small talk after it, its BM25 ratio 0 and said why.
+    expect(rs[0]?.id).toBe(wall);
+    expect(of(wall)?.parts.namesNoValue).toBeUndefined();
+    for (const id of [morning, weekend]) {
+      expect(of(id)?.parts.namesNoValue).toBe(true);
+      expect(of(id)?.parts.bm25Relative).toBe(0);
+    }
+    // A question about the present reads them as before: one ratio for all found by the name alone.
+    const now = await cr.recall('What does Ana do for fun?', { limit: 10, track: false });
+    expect(now.every((r) => r.parts.namesNoValue === undefined)).toBe(true);
+    await cr.close();
+  });
+});
+
 describe('the line of facts closest to a question naming a speaker (issue 23)', () => {
   it('its turns are scored just below its best match (parts.via sameFact), never "high" by that link', async () => {
     const { cr, ids } = await oneSession(

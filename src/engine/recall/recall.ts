@@ -24,7 +24,7 @@ import {
   words,
 } from '../../core/recall/memory-life.js';
 import { snippetAround } from '../../core/recall/prompt-snippets.js';
-import { nameOnlyLabel, nameOnlyMatches } from '../../core/recall/name-only.js';
+import { nameOnlyLabel, nameOnlyMatches, withValuelessAtZero } from '../../core/recall/name-only.js';
 import { reportedTurns, type ReportedTurn } from '../../core/recall/reported-turns.js';
 import {
   asksForSeveral,
@@ -262,6 +262,12 @@ export interface RecallResult {
      */
     saidByOthers?: true;
     /**
+     * A question about the past or a period: a turn of the speaker it names found by that name alone that names no
+     * value (no name but the speakers', no word filling a value's frame in the candidates' turns: small talk), so
+     * `bm25Relative` is 0 and the speaker's turns naming a value go above it (core/recall/name-only).
+     */
+    namesNoValue?: true;
+    /**
      * A question asking when a value came: this is the first turn stating its speaker's fact that names every name
      * the question names (core/recall/older-turns firstNamed), put above the turns and what matches less; a first
      * mention, no evidence for the label.
@@ -485,8 +491,14 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     [...named].flatMap(speakerWords),
     [...new Set([...q.terms, ...q.phrases.flat()])],
   );
+  // A question about the past or a period naming a speaker (not "when"): their turns found by the name alone naming no
+  // value (no name, no word filling a value's frame in the candidates' turns) go below those naming one, at ratio 0
+  // (core/recall/name-only withValuelessAtZero). Not for the present: there it lifted older values' turns, unmarked.
+  const pastOfNamed =
+    w < 1 && named.size > 0 && !asked.asksWhen && (asked.tense === 'past' || askedLife.asOf !== undefined);
+  const valueless = pastOfNamed ? valuelessTurns(candidates, items, byNameAlone) : undefined;
   // Ranked by the rest of the score only with similarity beside BM25; labelled low with BM25 alone too (below).
-  const nameOnly = w < 1 ? byNameAlone : nameOnlyMatches([], NONE_NAMED, [], []);
+  const nameOnly = w < 1 ? (valueless?.matches ?? byNameAlone) : nameOnlyMatches([], NONE_NAMED, [], []);
   type Link = { id: string; fused: number; how: 'replaces' | 'replacedBy' | 'answeredBy' | 'sameFact' };
   // The named speaker's turns added for the kind of value asked (below), with the values they hold: none matched the
   // question's words (`bm25Relative` 0); they are scored with a turn, as a turn linked is.
@@ -881,6 +893,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
         ...(newer.has(s.item.key) ? { newerValue: newerValueParts(newer.get(s.item.key) as PlacedValue) } : {}),
         ...(nameOnly.ratios.has(s.item.key) && !nameOnly.common.has(s.item.key) ? { nameOnly: true } : {}),
         ...(nameOnly.common.has(s.item.key) ? { saidByOthers: true } : {}),
+        ...(valueless?.valueless.has(s.item.key) === true ? { namesNoValue: true } : {}),
         ...(s.item.key === came ? { firstNamed: true } : {}),
         ...(byValue.has(s.item.key) ? { addedForValue: addedForValueParts(byValue.get(s.item.key) as AddedFor) } : {}),
         ...(latest.has(s.item.key) ? { latestWord: latestWordParts(latest.get(s.item.key) as LatestWord) } : {}),
@@ -1068,6 +1081,21 @@ function firstCame(
     it.score = Math.max(it.score, Math.min((ranked[above] as RankedTurn).score * (1 + 1e-9), cap));
   ranked.sort(byRank);
   return first.key;
+}
+/**
+ * The named speakers' turns found by the name alone that name no value (core/recall/name-only withValuelessAtZero),
+ * the values read from the candidates' turns (valueKinds, the speakers' names left out), and the matches with those
+ * at 0.
+ */
+function valuelessTurns(
+  candidates: readonly string[],
+  items: ReadonlyMap<string, Recallable>,
+  matches: ReturnType<typeof nameOnlyMatches>,
+): ReturnType<typeof withValuelessAtZero> {
+  const turns = turnsOf(candidates.flatMap((k2) => (items.has(k2) ? [{ item: items.get(k2) as Recallable }] : [])));
+  const speakers = new Set(turns.flatMap((t) => speakerWords(t.speaker)));
+  const kinds = valueKinds(turns, Number.POSITIVE_INFINITY, { speakers });
+  return withValuelessAtZero(matches, (key) => items.get(key)?.text ?? '', speakers, kinds);
 }
 /** Every turn of `pool`, any speaker, any life: what lines of facts learn their joining names from (factLines). */
 const turnsOf = (pool: readonly { item: Recallable }[]) =>
