@@ -4,7 +4,8 @@
  * on the same claims, splits and figures (issue 24). Each rule sees what the engine's selection sees (the training
  * half in order, cut in 5 runs, each predicted by calibrators learned on the runs before it) and differs in one thing:
  * - `clustered`: the standard error of a paired gain from per-query sums (one query's claims share a DAG's
- *   confidence and its outcomes; Liang & Zeger 1986's sandwich with the small-sample factor G / (G − 1)).
+ *   confidence and its outcomes; Liang & Zeger 1986's sandwich with the small-sample factor G / (G − 1)), and Cox's
+ *   test of what is kept on one point per query (its claims' mean confidence and the share that held).
  * - `shrunk to base rate`: where a learned calibrator was chosen, blended with the base rate,
  *   p = (1 − w) · chosen + w · rate, w the least-squares weight of the two's out-of-sample predictions in the runs
  *   (in [0, 1]), shrunk by its own evidence: w · g² / (g² + se²), g the blend's mean paired gain over the choice.
@@ -17,6 +18,7 @@ import {
   boundByOutcomes,
   learnCalibrator,
   SELECTION_DEFAULTS,
+  testCalibration,
   type CalibrationPoint,
 } from '../../src/core/calibration/index.js';
 import { eceNoiseFloor, figures, splitClaims, type Figures, type PairedQueries } from './claims.js';
@@ -92,8 +94,19 @@ function meanAndError(d: readonly number[], query: readonly number[], clustered:
   return { mean: m, standardError: Math.sqrt((g / Math.max(1, g - 1)) * squares) / Math.max(1, d.length) };
 }
 
-/** The engine's rule, from `base`: earlier candidates by their gain over it, then the logistic over that choice. */
-function decide(f: Forward, base: Source, candidates: readonly Source[], clustered: boolean, margin: number): Source {
+/**
+ * The engine's rule, from `base`: earlier candidates by their gain over it, then the logistic over that choice, or
+ * over `base` kept when `refuted` (Cox's test on the newest half of the outcomes, at the engine's level) by a gain
+ * above 0.
+ */
+function decide(
+  f: Forward,
+  base: Source,
+  candidates: readonly Source[],
+  clustered: boolean,
+  margin: number,
+  refuted: boolean,
+): Source {
   const brier = (s: Source) => mean(f.pred[s].map((p, i) => (p - (f.y[i] as number)) ** 2));
   const gain = (a: Source, over: Source) =>
     meanAndError(
@@ -104,7 +117,8 @@ function decide(f: Forward, base: Source, candidates: readonly Source[], cluster
   const beats = (g: { mean: number; standardError: number }) => g.mean > margin * g.standardError && g.mean > 0;
   let earlier = base;
   for (const c of candidates) if (beats(gain(c, base)) && brier(c) < brier(earlier)) earlier = c;
-  return beats(gain('logistic', earlier)) ? 'logistic' : earlier;
+  const g = gain('logistic', earlier);
+  return beats(g) || (earlier === base && refuted && g.mean > 0) ? 'logistic' : earlier;
 }
 
 /** The blend weight toward the base rate of `chosen`'s predictions, shrunk by the blend's own evidence. */
@@ -136,7 +150,7 @@ export type Predictor = (claim: PairedClaim) => number;
 
 /** Every rule chosen and learned on `train` (in order), as predictors: one pass of the runs, each fit once. */
 export function learnAlternatives(train: readonly PairedClaim[]): Record<Alternative, Predictor> {
-  const { folds, margin } = SELECTION_DEFAULTS;
+  const { folds, margin, significance } = SELECTION_DEFAULTS;
   if (train.length < folds) {
     const shown: Predictor = (p) => p.confidence;
     return Object.fromEntries(ALTERNATIVES.map((a) => [a, shown])) as Record<Alternative, Predictor>;
@@ -158,13 +172,27 @@ export function learnAlternatives(train: readonly PairedClaim[]): Record<Alterna
     const rate = learnedMap('base-rate')(0);
     return (p) => (1 - blend) * chosen(p.confidence) + blend * rate;
   };
-  const selected = decide(f, 'seed', ['base-rate', 'map'], false, margin);
+  // The engine's trial of what it keeps (core/calibration selection, step 6): the newest half of the outcomes.
+  const newest = train.slice(Math.floor(train.length / 2));
+  const refutes = (confidence: (p: PairedClaim) => number) =>
+    testCalibration(newest.map((p) => ({ confidence: confidence(p), outcome: p.outcome }))).pValue < significance;
+  const shown = refutes((p) => p.confidence);
+  const formula = refutes((p) => p.formula);
+  // Clustered, the trial counts a query once: its claims' mean confidence and the share of them that held.
+  const byQuery = new Map<number, { confidence: number; outcome: number; n: number }>();
+  for (const p of newest) {
+    const q = byQuery.get(p.query) ?? { confidence: 0, outcome: 0, n: 0 };
+    byQuery.set(p.query, { confidence: q.confidence + p.confidence, outcome: q.outcome + p.outcome, n: q.n + 1 });
+  }
+  const perQuery = [...byQuery.values()].map((q) => ({ confidence: q.confidence / q.n, outcome: q.outcome / q.n }));
+  const shownClustered = testCalibration(perQuery).pValue < significance;
+  const selected = decide(f, 'seed', ['base-rate', 'map'], false, margin, shown);
   return {
     selected: predictor(selected),
-    clustered: predictor(decide(f, 'seed', ['base-rate', 'map'], true, margin)),
+    clustered: predictor(decide(f, 'seed', ['base-rate', 'map'], true, margin, shownClustered)),
     'shrunk to base rate': predictor(selected, selected === 'seed' ? 0 : shrinkWeight(f, selected)),
-    'seed formula fallback': predictor(decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin)),
-    'seed formula candidate': predictor(decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin)),
+    'seed formula fallback': predictor(decide(f, 'formula', ['seed', 'base-rate', 'map'], false, margin, formula)),
+    'seed formula candidate': predictor(decide(f, 'seed', ['formula', 'base-rate', 'map'], false, margin, shown)),
   };
 }
 

@@ -18,7 +18,7 @@ const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 const CHOICE: Record<Calibrator, string> = {
   seed: 'the seed confidence itself, as nothing learned beat it',
   'base-rate': "the kind's base rate, which beat the seed and did best of those that did",
-  logistic: 'the logistic calibrator, which beat the choice among the others',
+  logistic: 'the logistic calibrator, which beat the choice among the others or a seed its newest outcomes refute',
   map: 'the learned map, which beat the seed',
 };
 
@@ -47,6 +47,7 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
             `${f3(k.selection.brier.seed)}, base rate ${f3(k.selection.brier['base-rate'])}, ` +
             `logistic ${f3(k.selection.brier.logistic)}, map ${f3(k.selection.brier.map)})`,
           logisticGainLine(k.selection.logisticOverChoice),
+          trialLine(k.selection.miscalibration),
           ...(k.selection.calibrator === 'logistic' && k.logistic !== undefined
             ? [
                 `  logistic calibrator: probability = σ(${f3(k.logistic.a)} · logit(confidence) ` +
@@ -70,6 +71,15 @@ function logisticGainLine(d: NonNullable<KindCalibration['selection']>['logistic
   return (
     `  logistic against ${NAME[d.over]}: Brier ${d.mean < 0 ? 'worse' : 'better'} by ${f4(Math.abs(d.mean))} ` +
     `± ${f4(d.standardError)} (chosen when better by more than ${SELECTION_DEFAULTS.margin} standard error)`
+  );
+}
+
+/** Cox's test of the seed on the newest half of the outcomes: below the level, the seed counts as refuted. */
+function trialLine(t: NonNullable<KindCalibration['selection']>['miscalibration']): string {
+  const p = t.pValue < 0.0001 ? t.pValue.toExponential(1) : t.pValue.toFixed(4);
+  return (
+    `  seed on trial: Cox's test of calibration on the newest ${t.outcomes} outcomes, p ${p} (refuted below ` +
+    `${SELECTION_DEFAULTS.significance}; the logistic calibrator then replaces a kept seed it beats at all)`
   );
 }
 

@@ -37,8 +37,11 @@ describe('credence calibration (issue 24)', () => {
       expect(block?.split('\n').filter((line) => /^ {2}\d\.\d–\d\.\d /.test(line))).toHaveLength(10);
       expect(block).toContain('learned map: ECE');
       // Where the choice is printed, the gain that decided the logistic calibrator, over the choice it was held to.
-      if (block?.includes('results use:'))
+      if (block?.includes('results use:')) {
         expect(block).toMatch(/\n {2}logistic against (the seed|base rate|map): Brier (better|worse) by \d\.\d{4} ± /);
+        // And the test that may refute a kept seed: on the newest half of the outcomes, with its p-value.
+        expect(block).toMatch(/\n {2}seed on trial: Cox's test of calibration on the newest \d+ outcomes, p \d/);
+      }
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCredenceError } from '../errors.js';
-import { applyLogisticCalibration, fitLogisticCalibration, LOGISTIC_DEFAULTS } from './logistic.js';
+import { applyLogisticCalibration, fitLogisticCalibration, LOGISTIC_DEFAULTS, testCalibration } from './logistic.js';
 import type { CalibrationPoint } from './reliability.js';
 import { mulberry32 as seeded } from '../random.js';
 
@@ -144,5 +144,56 @@ describe('logistic calibration on the log-odds', () => {
         expect(isCredenceError(e, 'INVALID_INPUT')).toBe(true);
       }
     }
+  });
+});
+
+describe("Cox's test of calibration", () => {
+  /** The Bernoulli log-likelihood of σ(a · logit(c) + b). */
+  const logLikelihood = (points: readonly CalibrationPoint[], a: number, b: number) =>
+    points.reduce((s, p) => {
+      const q = sigmoid(a * logit(p.confidence) + b);
+      return s + (p.outcome === 1 ? Math.log(q) : Math.log(1 - q));
+    }, 0);
+
+  it('fails a calibrated confidence about as often as its level says, and refutes a miscalibrated one', () => {
+    // 200 draws of 300 calibrated outcomes: p below 5 % in about 5 % of them (χ² with 2 degrees of freedom).
+    const pValues = Array.from({ length: 200 }, (_, i) => testCalibration(draw((c) => c, 300, 40 + i)).pValue);
+    const below = pValues.filter((p) => p < 0.05).length;
+    expect(below).toBeGreaterThanOrEqual(4);
+    expect(below).toBeLessThanOrEqual(18);
+    for (let seed = 1; seed <= 10; seed += 1) {
+      expect(testCalibration(draw((c) => 0.1 + 0.5 * c, 300, seed)).pValue).toBeLessThan(1e-6);
+    }
+  });
+
+  it('is twice the log-likelihood ratio of the best curve against the identity, its p-value e^(−statistic / 2)', () => {
+    const points = draw((c) => sigmoid(0.6 * logit(c) + 0.4), 400, 3);
+    const t = testCalibration(points);
+    expect(t.outcomes).toBe(400);
+    expect(t.pValue).toBeCloseTo(Math.exp(-t.statistic / 2), 12);
+    // No (a, b) near the best does better than the statistic says; the best is found to within 1e-6.
+    const best = t.statistic / 2 + logLikelihood(points, 1, 0);
+    for (const [da, db] of [
+      [0.01, 0],
+      [-0.01, 0],
+      [0, 0.01],
+      [0, -0.01],
+    ] as const) {
+      const fit = fitLogisticCalibration(points, { priorPrecision: 1e-9 });
+      expect(logLikelihood(points, fit.a + da, fit.b + db)).toBeLessThanOrEqual(best + 1e-6);
+    }
+    expect(logLikelihood(points, fitLogisticCalibration(points, { priorPrecision: 1e-9 }).a, 0)).toBeLessThan(best);
+    // The order the outcomes come in changes nothing.
+    expect(testCalibration(points.slice().reverse())).toEqual(t);
+  });
+
+  it('tests one confidence shown every time, and has nothing to test without outcomes', () => {
+    // 100 claims at 0.8 of which half held: a and b are one number there, and the test still refutes it.
+    const same = Array.from({ length: 100 }, (_, i) => ({ confidence: 0.8, outcome: i % 2 }));
+    expect(testCalibration(same).pValue).toBeLessThan(1e-6);
+    const held = Array.from({ length: 100 }, (_, i) => ({ confidence: 0.8, outcome: i % 5 === 0 ? 0 : 1 }));
+    expect(testCalibration(held).statistic).toBeCloseTo(0, 9);
+    expect(testCalibration([])).toEqual({ statistic: 0, pValue: 1, outcomes: 0 });
+    expect(() => testCalibration([{ confidence: 1.5, outcome: 1 }])).toThrow(/confidence must be a number in \[0, 1\]/);
   });
 });

@@ -159,6 +159,44 @@ export function fitLogisticCalibration(
 }
 
 /**
+ * Cox's test of calibration (Cox 1958): is σ(a · logit(c) + b) at its maximum-likelihood (a, b) (a ≥ 0, no prior) a
+ * better account of the outcomes than the identity (a = 1, b = 0: each confidence right as often as it says)? The
+ * statistic is twice the log-likelihood ratio, χ² with 2 degrees of freedom when the confidences are calibrated, so
+ * its p-value is exactly e^(−statistic / 2). Confidences are read in [clamp, 1 − clamp] as the fit reads them.
+ */
+export interface CalibrationTest {
+  /** 2 · (ℓ(â, b̂) − ℓ(1, 0)), at least 0. */
+  statistic: number;
+  /** How often a calibrated confidence scores at least this statistic: e^(−statistic / 2); 1 from no outcomes. */
+  pValue: number;
+  /** Outcomes tested. */
+  outcomes: number;
+}
+
+/** Cox's test from outcomes already checked: `x` their log-odds ({@link logitOf}), `y` their outcomes. */
+export function calibrationTestOf(x: Float64Array, y: Float64Array): CalibrationTest {
+  if (x.length === 0) return { statistic: 0, pValue: 1, outcomes: 0 };
+  const logLikelihood = (f: { a: number; b: number }) => evaluate(x, y, f.a, f.b, 0).logPosterior;
+  // The best with a ≥ 0: inside (Newton from the identity, which never lowers the likelihood) or on a = 0 (where the
+  // peak lies when it has a < 0, and the only fit when every confidence is the same: a and b are then one number).
+  const slope = newton(x, y, 0, true);
+  const best = Math.max(slope.a >= 0 ? logLikelihood(slope) : -Infinity, logLikelihood(newton(x, y, 0, false)));
+  const ratio = best - logLikelihood({ a: 1, b: 0 });
+  const statistic = Math.max(0, 2 * ratio);
+  return { statistic, pValue: Math.exp(-statistic / 2), outcomes: x.length };
+}
+
+/** Cox's test of calibration of outcomes (any order; see {@link CalibrationTest}). */
+export function testCalibration(points: readonly CalibrationPoint[]): CalibrationTest {
+  for (let i = 0; i < points.length; i += 1) requirePoint(points[i] as CalibrationPoint, i);
+  const sorted = points.slice().sort((p, q) => p.confidence - q.confidence || p.outcome - q.outcome);
+  return calibrationTestOf(
+    Float64Array.from(sorted, (p) => logitOf(p.confidence)),
+    Float64Array.from(sorted, (p) => p.outcome),
+  );
+}
+
+/**
  * The probability a logistic calibrator gives a confidence in [0, 1], kept within the bounds of its outcomes
  * ({@link boundByOutcomes}); the confidence itself from no outcomes.
  */
