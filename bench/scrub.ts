@@ -36,6 +36,8 @@ export const ADVERSARIAL_UNITS: readonly string[] = [
   'API key (x) ',
   'API key, a b c d ',
   'key-',
+  'the password to a b c d e f g h ',
+  'password, for a, b, c ',
 ];
 
 const timeOf = (text: string): number => {

@@ -731,6 +731,7 @@ const LOOK_ALIKES: readonly [string, string][] = [
     'sshpass -p "$SSHPASS" ssh host && sshpass -f ~/.pw ssh -p 2222 host',
   ],
   ['mysql with the password in a variable', 'mysql -u root -p"$MYSQL_PASSWORD" app && mysqldump -p$PW shop'],
+  ['a token budget and a password policy', 'The token budget for this run is 128000; the password policy is NIST800.'],
 ];
 
 /** 300 KB of `unit` repeated is read a bounded number of times per character; scrubbing the result changes nothing. */
@@ -2141,6 +2142,68 @@ describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)
       expectBoundedWork(unit);
     },
   );
+});
+
+describe('scrubText on a credential word, a clause about it, then its value (review F, item 1)', () => {
+  const pw = 'Xk9#' + 'mP2vLq7w';
+  const key = 'Zk82' + 'mQp4Lx9vB7nR2tYw';
+  const C = '[REDACTED:credential]';
+  it.each([
+    [`The password to the staging box is ${pw}`, `The password to the staging box is ${C}`],
+    [`The password to the VPN is ${pw}`, `The password to the VPN is ${C}`],
+    [`The wifi password at the office is ${pw}`, `The wifi password at the office is ${C}`],
+    [
+      `The password of the admin account on the new box is ${pw}`,
+      `The password of the admin account on the new box is ${C}`,
+    ],
+    [
+      `The password for our shiny new staging database server is ${pw}`,
+      `The password for our shiny new staging database server is ${C}`,
+    ],
+    [`The password we use for the staging database is ${pw}`, `The password we use for the staging database is ${C}`],
+    [`The admin password, for reference, is ${pw}`, `The admin password, for reference, is ${C}`],
+    [`The API key has been rotated to ${key}`, `The API key has been rotated to ${C}`],
+    [`The API key has been updated to ${key}`, `The API key has been updated to ${C}`],
+    [
+      `The token issued by the vendor for Ana's db2 is ${key}.`,
+      `The token issued by the vendor for Ana's db2 is ${C}.`,
+    ],
+    [
+      `set the password to ${pw} because the box is unavailable`,
+      `set the password to ${C} because the box is unavailable`,
+    ],
+  ])('redacts the secret in %j', (text, scrubbed) => {
+    const out = scrubText(text).text;
+    expect(out).toBe(scrubbed);
+    expect(scrubText(out).text).toBe(out);
+  });
+
+  // The credential word as a modifier (the subject is the budget, the policy, the id), or a clause with its own verb.
+  it.each([
+    'The token budget for this run is 128000',
+    'The token count for request 42 is 1048576',
+    'the password field on the login page is input2',
+    'The password policy for new accounts is NIST800-63b',
+    'The secret manager we use in production is Vault2',
+    'The token ID for the NFT is 1234567890',
+    'the token expiry, in seconds, is 3600000',
+    'The user ID for whom the token needs to be generated is CvqlHp7gnz.',
+    'The password to the staging box is in the vault',
+    'The password for the new box. The build is 1234567',
+  ])('leaves %j alone', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+
+  it.each([
+    'the password to a b c d e f g h ',
+    'password, for a, b, c ',
+    'token (x) for a (y) b ',
+    'the secret we x1 y2 z3 a.b.c ',
+    'password password ',
+    "key for Ana's a-b ",
+  ])('reads 300 KB of %j a bounded number of times per character', (unit) => {
+    expectBoundedWork(unit);
+  });
 });
 
 describe('scrubText on keys told in prose and AWS secret keys beside what names them (walk 15, item 2)', () => {

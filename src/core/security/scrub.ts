@@ -667,25 +667,60 @@ const PROSE_KEY =
   String.raw`account|service|admin|subscription|webhook|shared)[ \t_-]?key)`;
 
 /**
+ * What opens the words between a credential word and its verb, making them a clause about the credential (`the
+ * password [to the staging box] is …`): a preposition, a pronoun, an article or a possessive (a relative clause, `the
+ * password [we use for the staging database] is …`), or a participle (`the API key [issued by the vendor] is …`); not
+ * a noun, which makes the credential word a modifier and the subject something else (`the token budget for this run
+ * is 128000`, `the password policy for new accounts is NIST800-63b`). A closed class of words, not a list of phrasings.
+ */
+const PROSE_FRAME_OPENER =
+  '(?:about|above|across|after|against|along|among|around|as|at|before|behind|below|beneath|beside|between' +
+  '|beyond|by|during|for|from|in|inside|into|near|of|off|on|onto|outside|over|per|since|through|to|toward' +
+  '|towards|under|until|upon|via|with|within|without|that|which|who|whom|whose|where|we|you|i|they|he|she' +
+  String.raw`|it|the|a|an|my|our|your|their|his|her|its|this|these|those|[a-z]{2,30}ed)(?![\w.'’-])`;
+
+/**
+ * A word of the words between a credential word and its verb: no verb (is, was, are, were, has, have, be, been: the
+ * frame ends at the first; `the token needs to be generated is …` has its own verb, and what is … is another
+ * subject, a user id), no sentence punctuation; letters (joined by `.`, `-` or an apostrophe: `staging.example.com`,
+ * `Ana's`) or, with a digit, five characters at most (`db2`, `EC2`). A made-up value has digits or symbols and is
+ * longer, so the words never run past one to a later verb.
+ */
+const PROSE_FRAME_WORD =
+  String.raw`(?!(?:is|was|are|were|has|have|be|been)\b)` +
+  String.raw`(?:[A-Za-z_]{1,40}(?:[.'’-][A-Za-z_]{1,40}){0,3}|(?=[A-Za-z_-]{0,4}\d)[\w-]{1,5})(?![\w.'’-])`;
+
+/** A short parenthesis after a credential word or among the words after it (`the API key (billing) is …`). */
+const PROSE_FRAME_ASIDE = String.raw`[ \t]*\([^()\r\n]{1,40}\)`;
+
+/** How many words (or parentheses) may stand between a credential word and its verb, after the opener. */
+const PROSE_FRAME_WORDS = 7;
+
+/**
  * A credential word in prose, then its value: after `is`/`was`/`to` (`the password for staging is …`, `the password
- * was changed to …`, `the API key is …`; `is:` too), or, for a password word or a named key, right after it
- * (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`; a named key also before `:`, `=` or `,`: `API key:
- * Zk82…`, review E). `key: v` and `key=v` are the assignment rule's. Between the word and its verb, up to four words
- * after for/of/on (`the password for the staging database is …`) or a parenthesis (`the API key (billing) is …`); a
- * bare `key` only when those words end on api, service or account (`the key for the analytics API is …`: its value as
- * long as a key, BARE_KEY_FRAME), or a bare `key` someone owns (`my key is …`, `our key was …`: the same length);
- * `was rotated to`; a named key, a comma and words before `:` (`API key, for reference: …`). Walk 16, item 1.
- * The value is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
+ * was changed to …`, `the API key has been rotated to …`, `the API key is …`; `is:` too), or, for a password word or
+ * a named key, right after it (`with password hunter2x`, `pw Xy7kq9zz`, `use the API key Zk82…`; a named key also
+ * before `:`, `=` or `,`: `API key: Zk82…`, review E). `key: v` and `key=v` are the assignment rule's. Between the
+ * word and its verb, a clause about the credential (PROSE_FRAME_OPENER, then up to PROSE_FRAME_WORDS words, commas
+ * between them): a preposition and what it names (`the password to the staging box is …`, `the wifi password at the
+ * office is …`), a relative clause (`the password we use for the staging database is …`), an aside (`the admin
+ * password, for reference, is …`) or a short parenthesis (`the API key (billing) is …`); review F, item 1: the three
+ * prepositions enumerated before let the fourth through. A bare `key` only when the words after for/of/on end on
+ * api, service or account (`the key for the analytics API is …`: its value as long as a key, BARE_KEY_FRAME), or a
+ * bare `key` someone owns (`my key is …`, `our key was …`: the same length); a named key, a comma and words before
+ * `:` (`API key, for reference: …`). Walk 16, item 1. The value decides (proseCredentialLength: made up, not prose).
+ * It is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
  * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
  * other character: each start reads its own run, so linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
-    String.raw`(?:[ \t]*\([^()\r\n]{1,40}\)|[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?[\w.-]{1,40}` +
-    String.raw`(?:[ \t]+[\w.-]{1,40}){0,3})?` +
+    String.raw`(?:${PROSE_FRAME_ASIDE})?(?:,?[ \t]+${PROSE_FRAME_OPENER}` +
+    String.raw`(?:${PROSE_FRAME_ASIDE}|,?[ \t]+${PROSE_FRAME_WORD}){0,${PROSE_FRAME_WORDS}})?` +
     String.raw`|keys?[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?(?:[\w.-]{1,40}[ \t]+){0,3}(?:api|service|account)s?` +
     String.raw`|(?<=\b(?:my|our|your)[ \t]+)keys?)` +
-    String.raw`[ \t]+(?:(?:(?:is|was|been|were|are)[ \t]+)?(?:set|changed|reset|rotated|updated)[ \t]+to` +
+    String.raw`,?[ \t]+(?:(?:(?:is|was|been|were|are|(?:has|have)[ \t]+been)[ \t]+)?` +
+    String.raw`(?:set|changed|reset|rotated|updated)[ \t]+to` +
     String.raw`|(?:is|was|are|were)(?:[ \t]+now)?|to):?|(?:password|passwd|passphrase|pwd|pw)` +
     String.raw`|${PROSE_KEY}(?:[ \t]*[:=,]?|,[ \t]+(?:[\w.-]{1,40}[ \t]+){0,2}[\w.-]{1,40}:))[ \t]+)` +
     String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
