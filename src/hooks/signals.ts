@@ -392,12 +392,19 @@ const RULE_PATTERNS: ReadonlyArray<readonly [CorrectionRule, RegExp]> = [
         // a word that is also a value ("true, not false", "right-aligned, not centered") stays one.
         'noted|cool|awesome|understood|interesting|works|perfect|got|gotcha|alright|agreed|makes|' +
         'neat|excellent|amazing|wow|hmm|oh|ah|lol|roger|exactly|indeed|totally|' +
-        String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)(?![\w-]))` +
+        String.raw`no|not|i|you|he|she|they|it|that|this|there|my|your|and|but|or)(?![\w-])` +
+        // "Done, not merged": a task's state, a participle after "not" (review F, item 7).
+        String.raw`|done\s*,\s*not\s+\w+ed\b)` +
         String.raw`${SHORT_PHRASE},\s*not\s+` +
         String.raw`(?!(?:now|yet|bad|really|quite|exactly|sure|only|just|always|necessarily|much|at\s+all|so|too|` +
-        // Nor a judgement after "not": a word of need or worth ("not urgent", "not a big deal", "not what I expected");
-        // a thing named with its article is a side ("the staging db, not the prod db", "a Map, not an object").
-        String.raw`a\s+(?:big\s+deal|blocker|problem|priority|concern|must|requirement|issue|biggie)|` +
+        // Nor a judgement after "not": a word of need or worth ("not urgent", "not a big deal", "not what I expected"),
+        // a judgement noun after any article ("not an issue", "not a big issue", "not the point", "not the end of the
+        // world": review F, item 7), a state not reached yet ("not merged yet"); a thing named with its article is a
+        // side ("the staging db, not the prod db", "a Map, not an object").
+        String.raw`(?:an?|the)\s+(?:(?:big|huge|major|real|serious)\s+)?` +
+        '(?:deal|blocker|problem|priority|concern|must|requirement|issue|biggie|point|' +
+        String.raw`end\s+of\s+the\s+world)` +
+        String.raw`\b|[\w-]+(?:\s+[\w-]+)?\s+yet\b|` +
         'what|important|needed|necessary|urgent|required|relevant|possible|critical|essential|' +
         'mandatory|worth|ideal|perfect|great|good|helpful|useful|blocking|' +
         String.raw`that|this|me|you|here|there|today|anymore|again|even|ever)\b)${SHORT_PHRASE}\s*[.!]*$`,
