@@ -432,6 +432,9 @@ describe('reading preferred and rejected parts (issue 21)', () => {
       'stop rg once and for all',
       'quit rg until further notice',
       'quit rg for good, then git grep',
+      // "then"/"and" before what replaces the thing, not before another step of a task (review F).
+      'quit rg, then git grep',
+      'quit rg for good, then run git grep',
       'no more rg',
       'no rg anymore, use git grep',
       'avoid using rg',
@@ -468,6 +471,17 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     const files = repeat('Keep at most three files open in the context window', 3, 'preference');
     const bound = one('load no more than three files into the context window', 'correction');
     expect(contradictionsOf(files, [bound])).toEqual([]);
+  });
+
+  // Stopping a thing before the next step of a task, or for a short while, is a step too (review F, item 3).
+  it.each([
+    ['Use the dev server for manual testing', 'stop the dev server then run the migrations'],
+    ['Use the dev server for manual testing', 'stop the dev server and wait until the build finishes'],
+    ['Use the dev server for manual testing', 'quit the dev server for a moment while the migrations run'],
+    ['Use the dev server for manual testing', 'stop the dev server and then restart it with --inspect'],
+    ['Use vim keybindings in the editor', 'quit vim, then reopen the file'],
+  ] as const)('reads %j, then %j as a step, not the habit ended', (rule, text) => {
+    expect(contradictionsOf(repeat(rule, 3, 'correction'), [one(text, 'correction')])).toEqual([]);
   });
 
   it('does not read two secrets scrubbed from unrelated corrections as one subject (walk 12)', () => {

@@ -300,22 +300,51 @@ const ENDING_CUES = new Set(['stop', 'stops', 'stopped', 'stopping', 'quit', 'qu
 const MOMENT_WORDS = new Set(['before', 'after', 'when', 'whenever', 'while', 'once', 'until', 'with']);
 /** Words that end the thing stopped before a moment word could set it ("quit rg and use git grep when …"). */
 const THING_ENDS = new Set(['and', 'or', 'but', 'then', 'use', 'only', 'for', 'instead']);
+/** Words that, after the thing stopped, join the next step of a task: "stop the dev server then run …". */
+const STEP_JOINERS = new Set(['then', 'and']);
+/**
+ * Verbs of another action of a task, not of taking up a replacement: after "then"/"and" (or a clause opened by them)
+ * they make the stopping a step ("stop the dev server and wait until …", "quit vim, then reopen the file"), while
+ * "then git grep", "and use git grep", "and switch to …" name what replaces the thing (review F, item 3). `re`: the
+ * first word of "re-run", "re-open".
+ */
+const STEP_VERBS = new Set(
+  (
+    'run rerun wait restart reopen start open check build rebuild deploy redeploy commit push pull apply reload ' +
+    'refresh install reinstall update upgrade clear clean delete test retest verify resume continue save close kill ' +
+    'launch seed execute compile recompile merge rebase fix edit reset watch wipe sleep pause reboot re'
+  ).split(' '),
+);
+/** Words for a short while after "for a": "quit the dev server for a moment while …" stops it for that long only. */
+const SHORT_WHILES = new Set(['moment', 'minute', 'minutes', 'second', 'seconds', 'sec', 'bit', 'while', 'few']);
+
+/** Whether words from `at` on open the next step of a task: "then run …", "and wait …", "and then restart …". */
+function opensAStep(words: readonly string[], at: number): boolean {
+  if (!STEP_JOINERS.has(words[at] as string)) return false;
+  const verb = words[at] === 'and' && words[at + 1] === 'then' ? at + 2 : at + 1;
+  return STEP_VERBS.has(words[verb] as string);
+}
 
 /**
- * Whether the thing stopped, from word `from` on, is set at a moment or a manner ("the dev server before running
- * migrations", "vim with :wq"): a moment word before anything ends it, and not an idiom of ending ("once and for all",
- * "until further notice": review E).
+ * Whether the thing stopped, from word `from` on, is stopped as a step of a task: set at a moment or a manner ("the
+ * dev server before running migrations", "vim with :wq"), for a short while ("for a moment"), or followed by the next
+ * step ("then run the migrations", "and wait until …"; `stepFollows`: the next clause opens one, "quit vim, then
+ * reopen the file"). Not when something ends the thing first ("and use git grep", "then git grep", "only", "for
+ * good"), nor in an idiom of ending ("once and for all", "until further notice": review E).
  */
-function atAMoment(words: readonly string[], from: number): boolean {
+function stoppedAsAStep(words: readonly string[], from: number, stepFollows: () => boolean): boolean {
   for (let j = from; j < words.length; j += 1) {
     const w = words[j] as string;
+    if (opensAStep(words, j)) return true;
+    if (w === 'for' && (words[j + 1] === 'a' || words[j + 1] === 'an') && SHORT_WHILES.has(words[j + 2] as string))
+      return true;
     if (THING_ENDS.has(w)) return false;
     if (!MOMENT_WORDS.has(w)) continue;
     if (w === 'once' && words[j + 1] === 'and') return false;
     if (w === 'until' && words[j + 1] === 'further') return false;
     return true;
   }
-  return false;
+  return stepFollows();
 }
 
 /**
@@ -334,7 +363,7 @@ function shortGerundBase(word: string): string | undefined {
  * any negation in a clause saying "anymore") a noun reads as its use ("quit rg", "no rg anymore" as "… use rg"), so
  * that each rejects what "use rg" prefers, as "don't use rg" does.
  */
-function readEndings(words: string[]): string[] {
+function readEndings(words: string[], stepFollows: () => boolean = () => false): string[] {
   const anymore = words.includes('anymore') || words.some((w, k) => w === 'any' && words[k + 1] === 'more');
   let out: string[] | undefined;
   for (let k = 0; k < words.length; k += 1) {
@@ -349,9 +378,15 @@ function readEndings(words: string[]): string[] {
     if (word === undefined || word === 'use' || matchAt(words, next, NEGATIONS_BY_FIRST) !== undefined) break;
     const ends = noMore || anymore || ENDING_CUES.has(cue.join(' '));
     // Stopping or quitting a thing at a moment ("quit the dev server before running migrations", "quit vim with
-    // :wq") is a step, not a habit ended: the cue is no negation there (review D, item 9). A gerund after it still
-    // ends one ("stop adding comments when …"), as does a clause saying "anymore".
-    if (ENDING_CUES.has(cue.join(' ')) && !anymore && !word.endsWith('ing') && atAMoment(words, next + 1))
+    // :wq") or before the next step ("stop the dev server then run the migrations") is a step, not a habit ended: the
+    // cue is no negation there (review D, item 9; review F, item 3). A gerund after it still ends one ("stop adding
+    // comments when …"), as does a clause saying "anymore".
+    if (
+      ENDING_CUES.has(cue.join(' ')) &&
+      !anymore &&
+      !word.endsWith('ing') &&
+      stoppedAsAStep(words, next + 1, stepFollows)
+    )
       return [...words.slice(0, k), ...words.slice(k + cue.length)];
     const base = shortGerundBase(word);
     if (base !== undefined) (out = [...words])[next] = base;
@@ -377,8 +412,9 @@ function analyse(text: string, families: FamilyIndex): Assertion {
   const segments = patternText(text)
     .split(ARROW)
     .map((segment) =>
-      segment.split(CLAUSE).map((clause) => {
-        const words = readEndings(splitWords(clause));
+      segment.split(CLAUSE).map((clause, c, all) => {
+        const after = all[c + 1];
+        const words = readEndings(splitWords(clause), () => after !== undefined && opensAStep(splitWords(after), 0));
         return { words, stems: words.map(stemWord) };
       }),
     );
