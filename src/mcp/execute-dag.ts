@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { WorkflowTask } from '../core/workflow/workflow.js';
+import { type WorkflowTask, workflowProblemCode } from '../core/workflow/workflow.js';
 import { isStoreBusy } from '../core/errors.js';
 import { withinLimit } from '../core/limits.js';
 import { isBlankText } from '../core/text/plain-text.js';
@@ -49,7 +49,10 @@ export async function executeDag(ctx: MetaToolContext, input: Input): Promise<Ca
   if (input.workflow !== undefined) return runExplicit(ctx, input.workflow.tasks, input.intent);
   if (input.intent !== undefined) return suggestAndMaybeRun(ctx, input);
   return jsonResult(
-    { error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)' },
+    {
+      error: 'execute_dag needs an "intent" (to get a suggestion) or a "workflow" with tasks (to run it)',
+      code: 'INVALID_INPUT',
+    },
     true,
   );
 }
@@ -198,7 +201,11 @@ async function runExplicit(
   const check = await credence.validateWorkflow({ tasks });
   if (!check.ok)
     return jsonResult(
-      { error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`, problems: check.problems },
+      {
+        error: `invalid workflow: ${check.problems.map((p) => p.message).join('; ')}`,
+        code: workflowProblemCode(check.problems),
+        problems: check.problems,
+      },
       true,
     );
   if (gateway === undefined) {

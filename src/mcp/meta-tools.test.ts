@@ -229,3 +229,28 @@ describe('record_execution takes each call’s input and output', () => {
     }
   });
 });
+
+// Walk 18, item 7: execute_dag's and evolve's refusals carried no `code`, unlike the other tools' errors, so an agent
+// branching on it could not tell an unknown tool or a cycle from anything else.
+describe('execute_dag and evolve refusals carry the error code', () => {
+  it('names UNKNOWN_TOOL, CYCLE and INVALID_INPUT as library.md lists them', () =>
+    withClient(async (client) => {
+      await client.callTool({
+        name: 'record_execution',
+        arguments: { intent: 'read then parse', calls: [{ tool: 'read_file', status: 'success' }] },
+      });
+      const codeOf = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        return (result.structuredContent as { code?: string }).code;
+      };
+      expect(await codeOf('execute_dag', { workflow: { tasks: [{ id: 'a', tool: 'nope' }] } })).toBe('UNKNOWN_TOOL');
+      const loop = [
+        { id: 'a', tool: 'read_file', dependsOn: ['b'] },
+        { id: 'b', tool: 'read_file', dependsOn: ['a'] },
+      ];
+      expect(await codeOf('execute_dag', { workflow: { tasks: loop } })).toBe('CYCLE');
+      expect(await codeOf('execute_dag', {})).toBe('INVALID_INPUT');
+      expect(await codeOf('evolve', { dry_run: true, min_confidence: 5 })).toBe('INVALID_INPUT');
+    }));
+});

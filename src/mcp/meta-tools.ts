@@ -232,7 +232,10 @@ export const META_TOOLS: readonly MetaTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ credence }, a) => {
       if (a.min_confidence !== undefined && (a.min_confidence < 0 || a.min_confidence > 1)) {
-        return jsonResult({ error: `min_confidence must be in [0, 1], got ${a.min_confidence}` }, true);
+        return jsonResult(
+          { error: `min_confidence must be in [0, 1], got ${a.min_confidence}`, code: 'INVALID_INPUT' },
+          true,
+        );
       }
       const now = credence.now();
       const report = await credence.evolve({

@@ -19,6 +19,15 @@ export type WorkflowProblem =
 
 export type WorkflowCheck = { ok: true; layers: string[][] } | { ok: false; problems: WorkflowProblem[] };
 
+/**
+ * The error code a program branches on for a workflow's problems (core/errors): the first problem's, an unknown tool
+ * UNKNOWN_TOOL, a cycle CYCLE, any other (a duplicate id, a missing dependency) INVALID_INPUT.
+ */
+export function workflowProblemCode(problems: readonly WorkflowProblem[]): 'UNKNOWN_TOOL' | 'CYCLE' | 'INVALID_INPUT' {
+  const kind = problems[0]?.kind;
+  return kind === 'unknown-tool' ? 'UNKNOWN_TOOL' : kind === 'cycle' ? 'CYCLE' : 'INVALID_INPUT';
+}
+
 export function validateWorkflow(tasks: readonly WorkflowTask[], knownTools: ReadonlySet<string>): WorkflowCheck {
   const problems: WorkflowProblem[] = [];
   const ids = new Set<string>();
