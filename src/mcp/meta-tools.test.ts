@@ -61,8 +61,9 @@ describe('the meta-tools input schemas (issue 17, red-team 1)', () => {
       );
       expect(refused).toBeInstanceOf(McpError);
       expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+      // The SDK's prefix once (walk 18, item 8: the server's message carried it, and the client added it again).
       expect((refused as McpError).message).toMatch(
-        /invalid arguments for search_tools: query: at most 4000 characters/,
+        /^MCP error -32602: invalid arguments for search_tools: query: at most 4000 characters/,
       );
     } finally {
       await client.close();

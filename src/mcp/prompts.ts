@@ -6,12 +6,13 @@
  * writes files, so its prompt only asks the agent to call the `evolve` tool, never runs it on a
  * `prompts/get`. An unknown prompt or a missing argument is a protocol error (-32602) naming it.
  */
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { isCredenceError } from '../core/errors.js';
 import { chooseContext } from '../core/recall/agent-context.js';
 import { scopeOrigin } from '../core/scope/scope.js';
 import { unexpectedErrorSummary } from '../core/text/error-summary.js';
 import type { Credence } from '../engine/engine.js';
+import { protocolError } from './results.js';
 
 interface PromptDefinition extends Prompt {
   get: (credence: Credence, args: Record<string, string>) => Promise<string>;
@@ -84,7 +85,8 @@ export function listPrompts(): Prompt[] {
 
 /**
  * One prompt as `prompts/get` gives it: a single user message.
- * @throws McpError InvalidParams for an unknown prompt or a required argument missing or blank.
+ * @throws a protocol error (mcp/results protocolError) InvalidParams for an unknown prompt or a required argument
+ * missing or blank.
  */
 export async function getPrompt(
   credence: Credence,
@@ -93,20 +95,20 @@ export async function getPrompt(
 ): Promise<GetPromptResult> {
   const prompt = PROMPTS.find((p) => p.name === name);
   if (prompt === undefined)
-    throw new McpError(
+    throw protocolError(
       ErrorCode.InvalidParams,
       `unknown prompt "${name}"; the prompts are ${PROMPTS.map((p) => p.name).join(', ')}`,
     );
   for (const argument of prompt.arguments ?? [])
     if (argument.required === true && (args[argument.name] ?? '').trim() === '')
-      throw new McpError(ErrorCode.InvalidParams, `prompt "${name}" needs the argument "${argument.name}"`);
+      throw protocolError(ErrorCode.InvalidParams, `prompt "${name}" needs the argument "${argument.name}"`);
   let text: string;
   try {
     text = await prompt.get(credence, args);
   } catch (error) {
     // As the tools do: the engine's own refusal with its message; anything else without its text.
-    if (isCredenceError(error)) throw new McpError(ErrorCode.InvalidParams, `prompt "${name}": ${error.message}`);
-    throw new McpError(ErrorCode.InternalError, `prompt "${name}" failed: ${unexpectedErrorSummary(error)}`);
+    if (isCredenceError(error)) throw protocolError(ErrorCode.InvalidParams, `prompt "${name}": ${error.message}`);
+    throw protocolError(ErrorCode.InternalError, `prompt "${name}" failed: ${unexpectedErrorSummary(error)}`);
   }
   return {
     description: prompt.description,

@@ -13,7 +13,6 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -27,6 +26,7 @@ import { oneLine } from '../http/request.js';
 import { inputJsonSchema, jsonResult, META_TOOLS, type MetaTool, type MetaToolContext } from './meta-tools.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { SessionRecorder } from './session.js';
+import { protocolError } from './results.js';
 import { PLAIN_ISSUES } from '../schemas/format.js';
 
 export const SERVER_INFO = { name: 'credence', version: '0.1.0' } as const;
@@ -159,7 +159,7 @@ export function createMcpSession(
     if (tool !== undefined) return runMeta(tool, ctx, args, log);
     const id = catalogueId(name);
     if (gateway === undefined || id === undefined || gateway.knows(id) === 'no')
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
+      throw protocolError(ErrorCode.InvalidParams, `unknown tool "${name}"`);
     const at = credence.now();
     const t0 = performance.now();
     const result = await gateway.call(id, args, { signal: extra.signal });
@@ -196,7 +196,7 @@ async function runMeta(
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args, PLAIN_ISSUES);
   if (!parsed.success)
-    throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
+    throw protocolError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${formatIssues(parsed.error)}`);
   try {
     return await tool.run(ctx, parsed.data as never);
   } catch (error) {
