@@ -75,6 +75,26 @@ describe('standingFailures', () => {
     expect(runQuality({ calls: [earlier, call('Read', 'success'), grep, search] })).toBe(0);
   });
 
+  it('lets a fallback make good the call it followed retried as is before it (review F, item 2)', () => {
+    // Grep for TODO failed, was tried again as is and failed, then filesystem:search_files found the TODOs.
+    const grep = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"TODO"}', at: 1 };
+    const search = { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"TODO"}', at: 3 };
+    const run = [{ ...call('Read', 'success'), at: 0 }, grep, { ...grep, at: 2 }, search];
+    // The graph learns the fallback as an alternative; the run's quality sees the same job done.
+    expect(edgeEventsOf(run).filter((e) => e.type === 'alternative')).toMatchObject([
+      { from: 'Grep', to: 'filesystem:search_files', status: 'success' },
+    ]);
+    expect(standingFailures(run)).toEqual([]);
+    expect(runQuality({ calls: run })).toBeCloseTo(0.5, 12);
+    // Without inputs, two failed calls of one tool are the same call too.
+    expect(
+      standingFailures([call('Grep', 'failure'), call('Grep', 'failure'), call('search_files', 'success')]),
+    ).toEqual([]);
+    // A Grep of another job between the tries still stands.
+    const other = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"FIXME"}' };
+    expect(standingFailures([grep, other, grep, search])).toEqual(['Grep']);
+  });
+
   it('reads a call with dependsOn as coming after the calls it waited for, as the graph does (walk 16, item 9)', () => {
     const grep = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"y"}', at: 1 };
     const read = { tool: 'Read', status: 'success' as const, dependsOn: [], at: 2 };

@@ -71,10 +71,15 @@ export interface StandingCall {
  * (walk 16, item 9: a fallback waiting on its failed Grep, a sibling between them in the list, was learned as an
  * `alternative` while the run counted as failed). fetch ok then translate failed is a failure through every surface
  * (`record`, `record_execution`, a gateway session, a Claude Code turn), where the mean alone (0.5) made it a success.
- * A run with one standing has {@link STOPPED_RUN_QUALITY}.
+ * A fallback makes good the failure it follows and the same call's earlier failures (the same tool given the same
+ * input, or both none: a Grep retried as is, then its fallback; review F, item 2), not a failure of its tool at
+ * another job (review E, item 15). A run with one standing has {@link STOPPED_RUN_QUALITY}.
  */
 export class StandingFailures {
-  /** Per tool, the indexes of its failed calls standing: a fallback makes good the one it followed, a call all. */
+  /**
+   * Per tool, the indexes of its failed calls standing: a fallback makes good the one it followed and that call's
+   * earlier tries (the same input), a call of the tool all.
+   */
   readonly #tools = new Map<string, Set<number>>();
   /** The calls folded in so far, by index (what a later call's `dependsOn` names). */
   readonly #calls: { readonly tool: string; readonly status: CallStatus; readonly input?: string }[] = [];
@@ -95,8 +100,9 @@ export class StandingFailures {
       const previous = this.#calls[j];
       if (previous === undefined || j >= i || !isFallback(previous, call)) continue;
       const standing = this.#tools.get(previous.tool);
-      standing?.delete(j);
-      if (standing?.size === 0) this.#tools.delete(previous.tool);
+      if (standing === undefined) continue;
+      for (const k of standing) if (k === j || this.#calls[k]?.input === previous.input) standing.delete(k);
+      if (standing.size === 0) this.#tools.delete(previous.tool);
     }
   }
 

@@ -273,7 +273,8 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     // Bytes of another format, or of an older version of this one, are none: the runs are built again.
     // Format 6 kept each run's quality with a failed call worth 0.3 / 0.7, format 7 a run with a failure standing at
     // its calls' mean, format 8 a run's stated confidence over a failure standing and a dependsOn fallback's failure
-    // standing (walk 16, items 8 and 9), format 9 a run's shape with its tools that only failed: read again.
+    // standing (walk 16, items 8 and 9), format 9 a run's shape with its tools that only failed, format 10 a call's
+    // failed try before its retry as is and fallback standing (review F, item 2): read again.
     const older = bytes.slice();
     new DataView(older.buffer).setUint32(0, 0x50520005, true);
     const sixth = bytes.slice();
@@ -284,8 +285,10 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     new DataView(eighth.buffer).setUint32(0, 0x50520008, true);
     const ninth = bytes.slice();
     new DataView(ninth.buffer).setUint32(0, 0x50520009, true);
+    const tenth = bytes.slice();
+    new DataView(tenth.buffer).setUint32(0, 0x5052000a, true);
     expect(
-      [older, sixth, seventh, eighth, ninth, new Uint8Array(5)].map((b) => PastRuns.open(inPieces(b).source)),
-    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+      [older, sixth, seventh, eighth, ninth, tenth, new Uint8Array(5)].map((b) => PastRuns.open(inPieces(b).source)),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });

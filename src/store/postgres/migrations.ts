@@ -595,6 +595,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 29,
+    description:
+      "learned workflows counted again: a fallback makes good the failed call it follows and the same call's " +
+      'earlier tries (the same tool given the same input: Grep for TODO failed twice, then search_files for TODO), ' +
+      "where the first try stood and made the run a failure; each scope's workflows are emptied and built again " +
+      'from its stored executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

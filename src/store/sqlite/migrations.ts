@@ -733,6 +733,15 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 29,
+    description:
+      "learned workflows counted again: a fallback makes good the failed call it follows and the same call's " +
+      'earlier tries (the same tool given the same input: Grep for TODO failed twice, then search_files for TODO), ' +
+      "where the first try stood and made the run a failure; each scope's workflows are emptied and built again " +
+      'from its stored executions the first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+  },
 ]);
 
 /** Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's). */
