@@ -111,6 +111,29 @@ describe('standingFailures', () => {
     expect(edgeEventsOf(root).filter((e) => e.type === 'alternative')).toEqual([]);
     expect(standingFailures(root)).toEqual(['Grep']);
   });
+
+  it('reads a retry as after the failed call by dependsOn: a sibling task is none (review F, item 9)', () => {
+    // Two parallel Grep tasks, FIXME failed and TODO succeeded, then Read after TODO: the FIXME search never happened.
+    const fixme = { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"FIXME"}', dependsOn: [] };
+    const todo = { tool: 'Grep', status: 'success' as const, input: '{"pattern":"TODO"}', dependsOn: [] };
+    const read = { tool: 'Read', status: 'success' as const, dependsOn: [1] };
+    expect(standingFailures([fixme, todo, read])).toEqual(['Grep']);
+    expect(runQuality({ calls: [fixme, todo, read] })).toBe(0);
+    // A Grep task waiting on the failed one (through Read) is its retry.
+    const again = { ...todo, dependsOn: [1] };
+    expect(standingFailures([fixme, { ...read, dependsOn: [0] }, again])).toEqual([]);
+    // Nor does a sibling fallback make good a try of the same call it did not come after.
+    const search = { tool: 'filesystem:search_files', status: 'success' as const, input: fixme.input };
+    expect(standingFailures([fixme, fixme, { ...search, dependsOn: [1] }])).toEqual(['Grep']);
+    expect(standingFailures([fixme, { ...fixme, dependsOn: [0] }, { ...search, dependsOn: [1] }])).toEqual([]);
+    // Without dependsOn, the list's order: any later call of the tool is a retry.
+    expect(
+      standingFailures([
+        { ...fixme, dependsOn: undefined },
+        { ...todo, dependsOn: undefined },
+      ]),
+    ).toEqual([]);
+  });
 });
 
 describe('runSucceeded', () => {

@@ -64,7 +64,8 @@ export interface StandingCall {
 
 /**
  * The tools whose latest call in the run failed, kept call by call. A failure stands until a later call of the same
- * tool does not fail (an agent's retry made it good), or a call of another tool that comes right after it succeeds
+ * tool does not fail (an agent's retry made it good; later by `dependsOn` in an explicit DAG, where a sibling task of
+ * the same tool is no retry, review F, item 9), or a call of another tool that comes right after it succeeds
  * doing the same job (core/graph/same-job: the fallback the tool graph learns as an `alternative` edge, a failed Grep
  * then filesystem:search_files for the same pattern). A call comes right after the calls of its `dependsOn` when it
  * has one (an explicit DAG's task), else after the call before it in the list, as core/graph/execution-edges reads it
@@ -78,32 +79,62 @@ export interface StandingCall {
 export class StandingFailures {
   /**
    * Per tool, the indexes of its failed calls standing: a fallback makes good the one it followed and that call's
-   * earlier tries (the same input), a call of the tool all.
+   * earlier tries (the same input), a call of the tool all it comes after.
    */
   readonly #tools = new Map<string, Set<number>>();
   /** The calls folded in so far, by index (what a later call's `dependsOn` names). */
   readonly #calls: { readonly tool: string; readonly status: CallStatus; readonly input?: string }[] = [];
+  /** The earlier calls each call folded in follows ({@link followed}). */
+  readonly #follows: (readonly number[])[] = [];
+  /** Whether a call folded in so far said what it waited for (`dependsOn`): until then each call follows all before. */
+  #explicit = false;
 
   /** Folds in the run's next call. */
   add(call: StandingCall): void {
     const i = this.#calls.length;
     this.#calls.push(call.input === undefined ? { tool: call.tool, status: call.status } : call);
+    this.#follows.push(followed(call, i).filter((j) => j >= 0 && j < i));
+    if (call.dependsOn !== undefined) this.#explicit = true;
     if (call.status === 'failure') {
       const standing = this.#tools.get(call.tool);
       if (standing === undefined) this.#tools.set(call.tool, new Set([i]));
       else standing.add(i);
       return;
     }
-    this.#tools.delete(call.tool);
+    this.#makeGood(call.tool, (k) => this.#after(i, k));
     if (call.status !== 'success') return;
-    for (const j of followed(call, i)) {
-      const previous = this.#calls[j];
-      if (previous === undefined || j >= i || !isFallback(previous, call)) continue;
-      const standing = this.#tools.get(previous.tool);
-      if (standing === undefined) continue;
-      for (const k of standing) if (k === j || this.#calls[k]?.input === previous.input) standing.delete(k);
-      if (standing.size === 0) this.#tools.delete(previous.tool);
+    for (const j of this.#follows[i] ?? []) {
+      const previous = this.#calls[j] as StandingCall;
+      if (!isFallback(previous, call)) continue;
+      this.#makeGood(previous.tool, (k) => k === j || (this.#calls[k]?.input === previous.input && this.#after(i, k)));
     }
+  }
+
+  /** Takes the failed calls of `tool` that `good` says were made good off what stands. */
+  #makeGood(tool: string, good: (k: number) => boolean): void {
+    const standing = this.#tools.get(tool);
+    if (standing === undefined) return;
+    for (const k of standing) if (good(k)) standing.delete(k);
+    if (standing.size === 0) this.#tools.delete(tool);
+  }
+
+  /**
+   * Whether call `i` comes after call `j`, through what each call follows: the list order, but for an explicit DAG's
+   * tasks what they waited for (two sibling tasks come after neither).
+   */
+  #after(i: number, j: number): boolean {
+    if (!this.#explicit) return j < i;
+    const seen = new Set<number>();
+    const next = [i];
+    for (let k = next.pop(); k !== undefined; k = next.pop())
+      for (const p of this.#follows[k] ?? []) {
+        if (p === j) return true;
+        if (p > j && !seen.has(p)) {
+          seen.add(p);
+          next.push(p);
+        }
+      }
+    return false;
   }
 
   /** How many tools have a failure standing. */

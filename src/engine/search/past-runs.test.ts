@@ -274,7 +274,8 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     // Format 6 kept each run's quality with a failed call worth 0.3 / 0.7, format 7 a run with a failure standing at
     // its calls' mean, format 8 a run's stated confidence over a failure standing and a dependsOn fallback's failure
     // standing (walk 16, items 8 and 9), format 9 a run's shape with its tools that only failed, format 10 a call's
-    // failed try before its retry as is and fallback standing (review F, item 2): read again.
+    // failed try before its retry as is and fallback standing (review F, item 2), format 11 a DAG's failed task
+    // made good by a sibling task of the same tool (review F, item 9): read again.
     const older = bytes.slice();
     new DataView(older.buffer).setUint32(0, 0x50520005, true);
     const sixth = bytes.slice();
@@ -287,8 +288,9 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     new DataView(ninth.buffer).setUint32(0, 0x50520009, true);
     const tenth = bytes.slice();
     new DataView(tenth.buffer).setUint32(0, 0x5052000a, true);
-    expect(
-      [older, sixth, seventh, eighth, ninth, tenth, new Uint8Array(5)].map((b) => PastRuns.open(inPieces(b).source)),
-    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    const eleventh = bytes.slice();
+    new DataView(eleventh.buffer).setUint32(0, 0x5052000b, true);
+    const marked = [older, sixth, seventh, eighth, ninth, tenth, eleventh, new Uint8Array(5)];
+    expect(marked.map((b) => PastRuns.open(inPieces(b).source))).toEqual(marked.map(() => undefined));
   });
 });

@@ -600,8 +600,9 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
     description:
       "learned workflows counted again: a fallback makes good the failed call it follows and the same call's " +
       'earlier tries (the same tool given the same input: Grep for TODO failed twice, then search_files for TODO), ' +
-      "where the first try stood and made the run a failure; each scope's workflows are emptied and built again " +
-      'from its stored executions the first time they are read or a run is recorded',
+      'where the first try stood and made the run a failure, and a call of a tool is a retry of its failed call ' +
+      "only when it comes after it (an explicit DAG's sibling task is none); each scope's workflows are emptied " +
+      'and built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
 ]);
