@@ -3,7 +3,7 @@ import { IntentIndex, intentTerms } from './intent-index.js';
 import { taskText } from './task-text.js';
 import { beyondSupport, fitIsotonic, predictIsotonic, SUPPORT_MARGIN } from './isotonic.js';
 import { setF1, voteNeighbours, type Neighbour } from './neighbour-vote.js';
-import { edgeKey, loneLinks, shapeKey, workflowId, workflowShape } from './workflow-shape.js';
+import { edgeKey, loneLinks, shapeKey, workedShape, workflowId, workflowShape } from './workflow-shape.js';
 
 describe('workflowShape', () => {
   it('keeps distinct tools in first-use order and links consumes, else the call before', () => {
@@ -59,6 +59,38 @@ describe('workflowShape', () => {
       { tool: 'b', consumes: [5] },
     ]);
     expect(shape.edges).toEqual([]);
+  });
+});
+
+describe('workedShape', () => {
+  it('leaves out a tool whose every call failed but keeps the order through it (review F, item 6)', () => {
+    const ok = (tool: string, more: object = {}) => ({ tool, status: 'success', ...more });
+    const failed = (tool: string, more: object = {}) => ({ tool, status: 'failure', ...more });
+    // Read, Grep failed, its fallback search_files: search_files still comes after Read.
+    const fallback = workedShape([ok('Read'), failed('Grep'), ok('filesystem:search_files')]);
+    expect(fallback.tools).toEqual(['Read', 'filesystem:search_files']);
+    expect(fallback.edges).toEqual([['Read', 'filesystem:search_files']]);
+    expect(fallback.key).toBe(shapeKey(['Read', 'filesystem:search_files'], [['Read', 'filesystem:search_files']]));
+    // Through a run of failed tools, and to each tool after them in a DAG; a root that failed links nothing.
+    const dag = workedShape([
+      failed('lint'),
+      ok('write'),
+      failed('check', { dependsOn: [1] }),
+      failed('verify', { dependsOn: [2] }),
+      ok('read', { dependsOn: [3] }),
+      ok('mail', { dependsOn: [3] }),
+      ok('stat', { dependsOn: [] }),
+    ]);
+    expect(dag.tools).toEqual(['write', 'read', 'mail', 'stat']);
+    expect(dag.edges).toEqual([
+      ['write', 'read'],
+      ['write', 'mail'],
+    ]);
+    // A tool that failed once and worked once keeps its place and links.
+    expect(workedShape([ok('a'), failed('b'), ok('b'), ok('c')]).edges).toEqual([
+      ['a', 'b'],
+      ['b', 'c'],
+    ]);
   });
 });
 

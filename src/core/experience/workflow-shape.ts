@@ -64,15 +64,45 @@ export function workflowShape(calls: readonly ShapeCall[]): WorkflowShape {
 
 /**
  * The shape a past run votes with (core/experience/neighbour-vote): its shape without the tools whose every call in it
- * failed, nor their links (walk 16, item 10: a Grep that failed in every run, then made good by its fallback, was
- * proposed by the runs' votes and made the fallback wait on it). The run's workflow keeps its whole shape.
+ * failed (walk 16, item 10: a Grep that failed in every run, then made good by its fallback, was proposed by the runs'
+ * votes and made the fallback wait on it). The order through a tool left out stays: a tool linked to it links to the
+ * tools it linked to, through any run of tools left out (review F, item 6: Read, Grep failed, its fallback
+ * filesystem:search_files voted Read and search_files unlinked, proposed to run at once). The run's workflow keeps its
+ * whole shape.
  */
 export function workedShape(calls: readonly (ShapeCall & { readonly status: string })[]): WorkflowShape {
   const shape = workflowShape(calls);
   const worked = new Set(calls.filter((c) => c.status !== 'failure').map((c) => c.tool));
   if (shape.tools.every((t) => worked.has(t))) return shape;
   const tools = shape.tools.filter((t) => worked.has(t));
-  const edges = shape.edges.filter(([from, to]) => worked.has(from) && worked.has(to));
+  const next = new Map<string, string[]>();
+  for (const [from, to] of shape.edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const edges: [string, string][] = [];
+  const seenEdges = new Set<string>();
+  const link = (from: string, to: string): void => {
+    const key = edgeKey(from, to);
+    if (from === to || seenEdges.has(key)) return;
+    seenEdges.add(key);
+    edges.push([from, to]);
+  };
+  for (const [from, to] of shape.edges) {
+    if (!worked.has(from)) continue;
+    if (worked.has(to)) {
+      link(from, to);
+      continue;
+    }
+    // Through the tools left out from `to`, to the first kept ones.
+    const passed = new Set([to]);
+    const left = [to];
+    for (let at = left.shift(); at !== undefined; at = left.shift())
+      for (const after of next.get(at) ?? []) {
+        if (worked.has(after)) link(from, after);
+        else if (!passed.has(after)) {
+          passed.add(after);
+          left.push(after);
+        }
+      }
+  }
   return { tools, edges, key: shapeKey(tools, edges) };
 }
 

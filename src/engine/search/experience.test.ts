@@ -301,4 +301,25 @@ describe('past runs that fell back from a failed tool (walk 16, item 10)', () =>
     expect(answer.paths.filter((p) => p.from === 'Grep')).toEqual([]);
     await cr.close();
   });
+
+  it('keep the order through the tool left out: search_files after Read (review F, item 6)', async () => {
+    const cr = await engine();
+    await cr.addTools([
+      { id: 'Read', description: 'Read a file from disk' },
+      { id: 'Grep', description: 'Search file contents with a regular expression' },
+      { id: 'filesystem:search_files', description: 'Search files for a pattern' },
+    ]);
+    const calls = [
+      { tool: 'Read', status: 'success' as const, input: '{"file_path":"notes.md"}' },
+      { tool: 'Grep', status: 'failure' as const, input: '{"pattern":"TODO"}' },
+      { tool: 'filesystem:search_files', status: 'success' as const, input: '{"pattern":"TODO"}' },
+    ];
+    const intent = 'read the notes then find the TODO markers';
+    for (let i = 0; i < 3; i += 1) await cr.recordExecution({ intent, startedAt: T0, calls });
+    const answer = await cr.suggestDag(intent, { track: false, useSearch: false });
+    const read = answer.dag.tasks.find((t) => t.tool === 'Read');
+    expect(answer.dag.tasks.map((t) => t.tool)).toEqual(['Read', 'filesystem:search_files']);
+    expect(answer.dag.tasks.find((t) => t.tool === 'filesystem:search_files')?.dependsOn).toEqual([read?.id]);
+    await cr.close();
+  });
 });

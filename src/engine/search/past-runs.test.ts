@@ -275,7 +275,8 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     // its calls' mean, format 8 a run's stated confidence over a failure standing and a dependsOn fallback's failure
     // standing (walk 16, items 8 and 9), format 9 a run's shape with its tools that only failed, format 10 a call's
     // failed try before its retry as is and fallback standing (review F, item 2), format 11 a DAG's failed task
-    // made good by a sibling task of the same tool (review F, item 9): read again.
+    // made good by a sibling task of the same tool (review F, item 9), format 12 a run's shape without the order
+    // through a tool left out (review F, item 6): read again.
     const older = bytes.slice();
     new DataView(older.buffer).setUint32(0, 0x50520005, true);
     const sixth = bytes.slice();
@@ -290,7 +291,9 @@ describe('past runs read in pieces (issue 20, migration 14)', () => {
     new DataView(tenth.buffer).setUint32(0, 0x5052000a, true);
     const eleventh = bytes.slice();
     new DataView(eleventh.buffer).setUint32(0, 0x5052000b, true);
-    const marked = [older, sixth, seventh, eighth, ninth, tenth, eleventh, new Uint8Array(5)];
+    const twelfth = bytes.slice();
+    new DataView(twelfth.buffer).setUint32(0, 0x5052000c, true);
+    const marked = [older, sixth, seventh, eighth, ninth, tenth, eleventh, twelfth, new Uint8Array(5)];
     expect(marked.map((b) => PastRuns.open(inPieces(b).source))).toEqual(marked.map(() => undefined));
   });
 });

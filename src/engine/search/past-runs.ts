@@ -675,9 +675,10 @@ type NumberArray = Int32Array | Float64Array;
  * run with a failure standing worth nothing; 9: whatever confidence the run states, and a failure made good by a
  * fallback that waited for it through `dependsOn` no longer standing, walk 16, items 8 and 9; 10: a run's shape
  * without the tools whose every call failed, walk 16, item 10; 11: a call retried as is, then its fallback, no longer
- * standing, review F, item 2; 12: an explicit DAG's sibling task of the same tool no retry, review F, item 9).
+ * standing, review F, item 2; 12: an explicit DAG's sibling task of the same tool no retry, review F, item 9; 13:
+ * the order through a tool left out of a run's shape kept, review F, item 6).
  */
-const MAGIC = 0x5052000c;
+const MAGIC = 0x5052000d;
 
 /**
  * Bytes of numbers, text lists and typed arrays: a little header (the mark, the length of a JSON table of contents),
