@@ -130,6 +130,12 @@ describe('execute_dag lets a DAG’s own record stand in for a seed confidence b
       [recordOf(1, 1), 'ran 1 time, 1 succeeded: lower bound 0.270'],
       [recordOf(11, 11), 'ran 11 times, 11 succeeded: lower bound 0.803'],
       [recordOf(20, 19), 'ran 20 times, 19 succeeded: lower bound 0.804'],
+      // Runs of a part of its tasks that failed, maybe another DAG's: said as such (review F, item 8).
+      [
+        { ...recordOf(40, 20), stoppedEarly: 20 },
+        'ran 40 times \\(20 of them failed runs of only some of its tasks, the same tools and dependencies: a run of ' +
+          "it stopped by a failed task, or another DAG's\\), 20 succeeded: lower bound 0\\.3",
+      ],
     ] as const) {
       const why = seedWhy(await executeDag(context(sure, record), { intent: 'x', execute: false }));
       expect(why).toEqual([

@@ -186,7 +186,8 @@ function recordText(record: DagRecord): string {
     `its workflow ${record.workflow} ran ${p.runs} time${p.runs === 1 ? '' : 's'}` +
     (record.stoppedEarly === 0
       ? ''
-      : ` (${record.stoppedEarly} of them stopped early, a task failed and those after it skipped)`) +
+      : ` (${record.stoppedEarly} of them failed runs of only some of its tasks, the same tools and dependencies: ` +
+        "a run of it stopped by a failed task, or another DAG's)") +
     `, ${p.successes} succeeded: ` +
     `lower bound ${p.lowerBound.toFixed(3)} (Wilson, 95 %) × decay ${p.decay.toFixed(3)} = ${record.value.toFixed(3)}`
   );

@@ -180,7 +180,9 @@ export interface DagRecord {
   parts: WorkflowRecordParts;
   /**
    * How many of its runs stopped early (a task failed, those after it skipped): recorded with the tasks that ran, they
-   * are filed under that smaller shape's workflow, and counted here among the runs, as failures.
+   * are filed under that smaller shape's workflow, and counted here among the runs, as failures. A run records no
+   * mark of the DAG that planned it: a failed run of another DAG whose tasks are such a part of this one (the same
+   * tools and dependencies) is counted too, as the same failure would have failed this DAG (review F, item 8).
    */
   stoppedEarly: number;
 }
