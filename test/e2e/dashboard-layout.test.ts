@@ -374,10 +374,75 @@ const executablePath = chromiumFor('dashboard layout tests');
             'map out of sample (Brier 0.200 against 0.250 and 0.180).',
           'Results use the seed confidence: the map did not beat it out of sample (Brier 0.180 against 0.250).',
           'Results use the logistic calibrator (a slope and an intercept on the log-odds): it beat the seed ' +
-            'confidence out of sample (Brier 0.190 against 0.250; the map 0.180).',
+            'confidence (the choice among the others) out of sample by more than a standard error (Brier 0.190 ' +
+            'against 0.250; the map 0.180).',
           'Results use the seed confidence: too few outcomes yet to test the map out of sample.',
         ]);
         expect(await page.locator('section.diagram[data-kind="skill"] .calibrator-words').count()).toBe(0);
+      } finally {
+        await page.unroute('**/api/calibration*');
+      }
+    });
+
+    it('says why the logistic calibrator was chosen: the choice it beat, or the refuted seed', async () => {
+      const bins = Array.from({ length: 10 }, (_, i) => ({
+        lo: i / 10,
+        hi: (i + 1) / 10,
+        count: 10,
+        meanConfidence: i / 10 + 0.05,
+        observedRate: 0.5,
+      }));
+      // As the selection reports them (core/calibration/selection): the gain over the choice among the others
+      // decides, unless the seed was that choice and Cox's test on the newest half refuted it.
+      const selection = (
+        over: 'seed' | 'map',
+        gain: { mean: number; standardError: number },
+        pValue: number,
+        seedRefuted: boolean,
+      ) => ({
+        calibrator: 'logistic',
+        brier: { seed: 0.232, 'base-rate': 0.24, logistic: 0.229, map: over === 'map' ? 0.235 : 0.231 },
+        gain: { 'base-rate': { mean: -0.008, standardError: 0.004 }, logistic: gain, map: gain },
+        logisticOverChoice: { over, ...gain },
+        miscalibration: { statistic: -2 * Math.log(pValue), pValue, outcomes: 95 },
+        seedRefuted,
+        tested: 152,
+        outcomes: 190,
+        folds: 5,
+      });
+      const kind = (k: string, sel: ReturnType<typeof selection>) => ({
+        kind: k,
+        outcomes: 190,
+        positives: 150,
+        bins,
+        ece: 0.17,
+        brier: 0.23,
+        enough: true,
+        selection: sel,
+      });
+      const report = {
+        scope: 'demo',
+        at: Date.parse(NOW),
+        minOutcomes: 30,
+        priorStrength: 10,
+        kinds: [
+          // Kept seed, beaten by less than a standard error, refuted: chosen for the refutation.
+          kind('dag', selection('seed', { mean: 0.0031, standardError: 0.0101 }, 1.1e-5, true)),
+          // Beat the map by more than a standard error; the seed not on trial, as it was not the choice.
+          kind('search', selection('map', { mean: 0.006, standardError: 0.0027 }, 4.6e-8, false)),
+        ],
+      };
+      await page.route('**/api/calibration*', (route) => route.fulfill({ json: report }));
+      try {
+        await open(PAGES[2]);
+        expect(await page.locator('.calibrator-words').allTextContents()).toEqual([
+          "Results use the logistic calibrator (a slope and an intercept on the log-odds): Cox's test of calibration " +
+            'refuted the seed confidence on the newest 95 outcomes (p 1.1e-5), and the logistic calibrator did ' +
+            'better than it out of sample (Brier 0.229 against 0.232; the map 0.231).',
+          'Results use the logistic calibrator (a slope and an intercept on the log-odds): it beat the learned map ' +
+            '(the choice among the others) out of sample by more than a standard error (Brier 0.229 against ' +
+            '0.235; the seed 0.232).',
+        ]);
       } finally {
         await page.unroute('**/api/calibration*');
       }

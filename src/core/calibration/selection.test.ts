@@ -85,15 +85,23 @@ describe('choosing the calibrator (a learned system never does worse than before
       });
     };
     let kept = 0;
+    let refutedOnly = 0;
     for (let seed = 1; seed <= 40; seed += 1) {
       const history = skewed(seed, 200);
       const chosen = selectCalibrator(history);
       if (chosen === undefined) throw new Error('a selection from 200 outcomes');
       if (chosen.calibrator === 'seed') kept += 1;
+      // The selection says when the seed was refuted: it was the choice, the test fell below the level, any gain.
+      const { over, mean } = chosen.logisticOverChoice;
+      expect(chosen.seedRefuted).toBe(
+        over === 'seed' && mean > 0 && chosen.miscalibration.pValue < SELECTION_DEFAULTS.significance,
+      );
       if (
         chosen.calibrator === 'logistic' &&
         chosen.logisticOverChoice.mean <= chosen.logisticOverChoice.standardError
       ) {
+        refutedOnly += 1;
+        expect(chosen.seedRefuted).toBe(true);
         expect(chosen.logisticOverChoice).toMatchObject({ over: 'seed' });
         expect(chosen.miscalibration.pValue).toBeLessThan(SELECTION_DEFAULTS.significance);
         expect(chosen.miscalibration.outcomes).toBe(100);
@@ -104,6 +112,7 @@ describe('choosing the calibrator (a learned system never does worse than before
       if (chosen.calibrator !== 'seed') expect(brier(f, fresh)).toBeLessThan(brier((c) => c, fresh));
     }
     expect(kept).toBeLessThanOrEqual(6);
+    expect(refutedOnly).toBeGreaterThan(0);
   });
 
   it('judges the seed on its newest outcomes: a miscalibration that has ended is not learned again', () => {
@@ -192,6 +201,8 @@ describe('choosing the calibrator (a learned system never does worse than before
         // Its mean is the Brier score it saves over that choice, and it alone decides.
         expect(d.mean).toBeCloseTo(s.brier[earlier] - s.brier.logistic, 12);
         expect(s.calibrator).toBe(beats(d) ? 'logistic' : earlier);
+        // Chosen on its gain over the map or the base rate: the seed was not the choice, so not refuted.
+        if (s.calibrator === 'logistic' && d.over !== 'seed') expect(s.seedRefuted).toBe(false);
         if (d.over === 'seed') expect(d).toEqual({ over: 'seed', ...s.gain.logistic });
         else if (Math.abs(d.mean - s.gain.logistic.mean) > 1e-6) differs += 1;
       }

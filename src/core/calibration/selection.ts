@@ -77,6 +77,12 @@ export interface CalibratorSelection {
    * `significance` with `logisticOverChoice.mean` above 0 chooses the logistic calibrator.
    */
   miscalibration: CalibrationTest;
+  /**
+   * Whether the seed was refuted: it was the choice among the others, `miscalibration` fell below `significance` and
+   * the logistic calibrator gained over it at all, so the logistic calibrator is chosen for that (whether or not it
+   * also beat the seed by `margin` standard errors). False when the logistic calibrator won on its gain alone.
+   */
+  seedRefuted: boolean;
   /** Outcomes predicted out of sample (all but the first run), of `outcomes`. */
   tested: number;
   outcomes: number;
@@ -284,7 +290,8 @@ function selectPrepared(d: Prepared, options: SelectionOptions): CalibratorSelec
   // The seed on trial: the newest half of the outcomes, in time order.
   const newest = Math.floor(n / 2);
   const miscalibration = calibrationTestOf(d.logit.subarray(newest), d.outcome.subarray(newest));
-  const refuted = earlier === 'seed' && logisticOverChoice.mean > 0 && miscalibration.pValue < significanceOf(options);
-  const calibrator: Calibrator = beats(logisticOverChoice) || refuted ? 'logistic' : earlier;
-  return { calibrator, brier, gain, logisticOverChoice, miscalibration, tested, outcomes: n, folds };
+  const seedRefuted =
+    earlier === 'seed' && logisticOverChoice.mean > 0 && miscalibration.pValue < significanceOf(options);
+  const calibrator: Calibrator = beats(logisticOverChoice) || seedRefuted ? 'logistic' : earlier;
+  return { calibrator, brier, gain, logisticOverChoice, miscalibration, seedRefuted, tested, outcomes: n, folds };
 }

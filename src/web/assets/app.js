@@ -1357,11 +1357,26 @@
         'Results use the learned map: it beat the seed confidence out of sample ' +
         `(Brier ${brier('map')} against ${brier('seed')}).`
       );
-    if (sel.calibrator === 'logistic')
+    if (sel.calibrator === 'logistic') {
+      // Why, as the selection says: the seed refuted by Cox's test, or the choice among the others beaten.
+      const what = 'Results use the logistic calibrator (a slope and an intercept on the log-odds): ';
+      if (sel.seedRefuted) {
+        const t = sel.miscalibration;
+        const p = t.pValue < 0.0001 ? t.pValue.toExponential(1) : t.pValue.toFixed(4);
+        return (
+          `${what}Cox's test of calibration refuted the seed confidence on the newest ${t.outcomes} outcomes ` +
+          `(p ${p}), and the logistic calibrator did better than it out of sample (Brier ${brier('logistic')} ` +
+          `against ${brier('seed')}; the map ${brier('map')}).`
+        );
+      }
+      const over = sel.logisticOverChoice ? sel.logisticOverChoice.over : 'seed';
+      const others = { seed: 'the seed confidence', 'base-rate': 'the base rate', map: 'the learned map' };
+      const rest = over === 'seed' ? `the map ${brier('map')}` : `the seed ${brier('seed')}`;
       return (
-        'Results use the logistic calibrator (a slope and an intercept on the log-odds): it beat the seed confidence ' +
-        `out of sample (Brier ${brier('logistic')} against ${brier('seed')}; the map ${brier('map')}).`
+        `${what}it beat ${others[over]} (the choice among the others) out of sample by more than a standard ` +
+        `error (Brier ${brier('logistic')} against ${brier(over)}; ${rest}).`
       );
+    }
     if (sel.calibrator === 'base-rate')
       return (
         'Results use the base rate (the share of these claims that held): it beat the seed confidence and the map ' +
