@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
+import { restoreDump, writeDump } from '../store/dump.js';
 import type { Store } from '../store/types.js';
 import { ingest, sessionLabel, turnRunId } from '../hooks/ingest.js';
 import { spoolDirFor, spoolEvent } from '../hooks/spool.js';
@@ -526,6 +527,67 @@ describe("forget <session> and shown rows that are not the session's", () => {
     expect((await store.getShown('p', id))?.query).toBe(prompt);
     expect((await store.getShown('p', 'sh-other-day'))?.query).toBe(prompt);
     expect((await store.getShown('p', 'sh-old'))?.query).toBeUndefined();
+    await credence.close();
+  });
+});
+
+describe('a dump written before schema 26 restored: its runs forget as the same store upgraded (review F, 4)', () => {
+  const fanOut = (id: string, layered = true) => ({
+    id,
+    intent: 'fan out the load',
+    calls: [
+      { tool: 'load', status: 'success' as const, ...(layered && { dependsOn: [] }) },
+      { tool: 'branch_a', status: 'success' as const, consumes: [0], ...(layered && { dependsOn: [0] }) },
+    ],
+  });
+  /** The engine's store dumped as schema 25 wrote it (no `learned` / `declared`), restored into a new engine. */
+  async function restoredAs25(store: Store) {
+    let text = '';
+    await writeDump(store, (chunk) => {
+      text += chunk;
+    });
+    const lines = text.split('\n').map((line) => {
+      if (line.trim() === '') return line;
+      const value = JSON.parse(line);
+      if (typeof value.schemaVersion === 'number') value.schemaVersion = 25;
+      if (value.r !== undefined) for (const mark of ['learned', 'declared']) delete value.r[mark];
+      return JSON.stringify(value);
+    });
+    expect(text).toContain('"declared"');
+    expect(lines.join('\n')).not.toContain('"declared"');
+    const copy = openSqliteStore({ path: ':memory:' });
+    await restoreDump(copy, async function* () {
+      yield* lines;
+    });
+    return openCredence({ store: copy, scope: 'p', now: () => AT });
+  }
+  const edges = async (c: Awaited<ReturnType<typeof openCredence>>) =>
+    (await c.edges()).map((e) => `${e.type} ${e.from}->${e.to} ${e.source} ${e.count}`).sort();
+
+  it("forgetting an execute_dag run takes back its dependencies only, not another run's sequence", async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    await credence.recordExecutions([fanOut('byhand')]);
+    const recorded = await credence.recordExecutions([fanOut('gateway')], { learn: ['dependency'] }); // execute_dag's
+    const gateway = recorded.executions[0]?.id as string;
+    const copy = await restoredAs25(engineStore(credence));
+    for (const c of [credence, copy]) await c.forget(gateway);
+    expect(await edges(copy)).toEqual(await edges(credence));
+    expect(await edges(copy)).toContain('sequence load->branch_a inferred 1');
+    await copy.close();
+    await credence.close();
+  });
+
+  it('a hand-declared edge stays declared when the run confirming it is forgotten', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    await credence.declareEdge({ from: 'load', to: 'branch_a', type: 'sequence' });
+    const copy = await restoredAs25(engineStore(credence));
+    for (const c of [credence, copy]) {
+      const recorded = await c.recordExecutions([fanOut('r1', false)]);
+      await c.forget(recorded.executions[0]?.id as string);
+    }
+    expect(await edges(copy)).toEqual(['sequence load->branch_a template 0']);
+    expect(await edges(credence)).toEqual(await edges(copy));
+    await copy.close();
     await credence.close();
   });
 });

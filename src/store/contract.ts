@@ -2817,6 +2817,57 @@ export function runStoreContract(options: StoreContractOptions): void {
       expect(unstamped(await exportAll(target))).toEqual(unstamped(await exportAll(source)));
     });
 
+    test("rows of a dump older than 26/27 get the migrations' learned and declared marks (review F, 4)", async () => {
+      const source = await fresh();
+      const run = (id: string, dependsOn?: number[]): ExecutionRecord => ({
+        id,
+        intent: 'fan out the load',
+        startedAt: T0,
+        calls: [
+          { tool: 'load', status: 'success', retries: 0, consumes: [], ...(dependsOn && { dependsOn: [] }) },
+          { tool: 'branch_a', status: 'success', retries: 0, consumes: [0], ...(dependsOn && { dependsOn }) },
+        ],
+      });
+      await source.insertExecution('p', run('layered', [0]));
+      await source.insertExecution('p', run('listed'));
+      await source.insertEdge('p', { from: 'load', to: 'branch_a', type: 'sequence', ...templateEdge() });
+      await source.putEdge('p', edge({ from: 'load', to: 'branch_a', type: 'dependency' }));
+      const rows = await exportAll(source);
+      // As schema 25 wrote them: neither mark.
+      const old = (table: DumpTable) => rows[table].map(({ learned, declared, ...row }) => row);
+      const marks = async (store: Store) => ({
+        runs: (await store.getExecutionsByIds('p', ['layered', 'listed'])).map((e) => [e.id, e.learned]),
+        edges: (await store.listEdges('p')).map((e) => [e.type, e.source, e.declared]),
+      });
+      const restored = async (dumpSchema: number) => {
+        const target = await fresh();
+        for (const table of DUMP_TABLES) await target.importRows(table, old(table));
+        await target.deriveRestoredMarks(dumpSchema);
+        return marks(target);
+      };
+      expect(await restored(25)).toEqual({
+        runs: [
+          ['layered', ['dependency']],
+          ['listed', undefined],
+        ],
+        edges: [
+          ['dependency', 'inferred', undefined],
+          ['sequence', 'template', true],
+        ],
+      });
+      // A dump that could carry the marks is read as written.
+      expect(await restored(27)).toEqual({
+        runs: [
+          ['layered', undefined],
+          ['listed', undefined],
+        ],
+        edges: [
+          ['dependency', 'inferred', undefined],
+          ['sequence', 'template', undefined],
+        ],
+      });
+    });
+
     test('importRows is all or none: a row the schema refuses fails the call, the table unchanged', async () => {
       const store = await fresh();
       const good = {

@@ -391,6 +391,8 @@ export async function restoreDump(
   // A read of the empty store before (`credence workflows`, a run) may have marked its scope built from no runs: the
   // restored executions are built at next use, as every restored scope's are.
   await store.clearWorkflowBuilds();
+  // A dump older than schema 26/27 holds no `learned` / `declared` marks: derived as the migrations derive them.
+  await store.deriveRestoredMarks(header.schemaVersion);
   const after = await dumpCounts(store);
   const off = DUMP_TABLES.filter((t) => after[t] !== header.tables[t] && !(recount && t === 'workflows'));
   if (off.length > 0) {

@@ -956,6 +956,13 @@ export interface DumpStore {
    * rows were inserted.
    */
   importRows(table: DumpTable, rows: readonly DumpRow[]): Promise<number>;
+  /**
+   * Gives the rows restored from a dump written at schema `dumpSchema` the marks the migrations since derive from a
+   * store's rows in place: below 26, a run whose every call names what it waited for taught only its dependencies
+   * (`learned`, execute_dag's), below 27, an edge still a template was declared by hand (`declared`). So the same data
+   * forgets the same way whether its store was upgraded or dumped and restored.
+   */
+  deriveRestoredMarks(dumpSchema: number): Promise<void>;
 }
 
 /**

@@ -31,6 +31,21 @@ const COUNTED = [
   'shown',
 ] as const;
 
+/**
+ * Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's); a restore of an
+ * older dump sets it too (`deriveRestoredMarks`).
+ */
+export const PG_LAYERED_RUNS_LEARNED_DEPENDENCIES = `
+  UPDATE executions e SET learned = '["dependency"]'
+  WHERE e.learned IS NULL
+    AND EXISTS (SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)
+    AND NOT EXISTS (
+      SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id AND c.depends_on IS NULL
+    )`;
+
+/** Migration 27's mark of the edges still templates: declared by hand (and of the edges of an older dump restored). */
+export const PG_TEMPLATES_DECLARED = "UPDATE edges SET declared = 1 WHERE source = 'template'";
+
 export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
   {
     version: 6,
@@ -567,12 +582,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'marked as execute_dag recorded it (dependencies only), which is how forget read such runs until now',
     sql: `
       ALTER TABLE executions ADD COLUMN IF NOT EXISTS learned text ${C};
-      UPDATE executions e SET learned = '["dependency"]'
-      WHERE e.learned IS NULL
-        AND EXISTS (SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id)
-        AND NOT EXISTS (
-          SELECT 1 FROM calls c WHERE c.scope = e.scope AND c.execution_id = e.id AND c.depends_on IS NULL
-        );
+      ${PG_LAYERED_RUNS_LEARNED_DEPENDENCIES};
     `,
   },
   {
@@ -582,7 +592,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'declaration, a template again; the edges still templates are marked declared',
     sql: `
       ALTER TABLE edges ADD COLUMN IF NOT EXISTS declared integer NOT NULL DEFAULT 0;
-      UPDATE edges SET declared = 1 WHERE source = 'template';
+      ${PG_TEMPLATES_DECLARED};
     `,
   },
   {

@@ -114,7 +114,12 @@ import {
   parseFts5Match,
   pgLexeme,
 } from '../../core/text/fts5.js';
-import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
+import {
+  PG_LATEST_SCHEMA_VERSION,
+  PG_LAYERED_RUNS_LEARNED_DEPENDENCIES,
+  PG_MIGRATIONS,
+  PG_TEMPLATES_DECLARED,
+} from './migrations.js';
 import { codesName, sameVectorHeader, splitModelKey, toCodesChunk } from '../sqlite/sqlite-store.js';
 import {
   quoteIdent,
@@ -1213,6 +1218,13 @@ export class PgStore implements Store {
 
   async clearWorkflowBuilds(): Promise<void> {
     await this.#pool.query('DELETE FROM workflow_builds');
+  }
+
+  async deriveRestoredMarks(dumpSchema: number): Promise<void> {
+    await this.#tx(async (c) => {
+      if (dumpSchema < 26) await c.query(PG_LAYERED_RUNS_LEARNED_DEPENDENCIES);
+      if (dumpSchema < 27) await c.query(PG_TEMPLATES_DECLARED);
+    });
   }
 
   async listExecutions(scope: string, options: { limit?: number; idPrefix?: string } = {}): Promise<ExecutionRecord[]> {

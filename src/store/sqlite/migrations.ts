@@ -720,7 +720,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       const columns = db.prepare('PRAGMA table_info(edges)').all() as { name: string }[];
       if (!columns.some((c) => c.name === 'declared'))
         db.prepare('ALTER TABLE edges ADD COLUMN declared INTEGER NOT NULL DEFAULT 0').run();
-      db.prepare("UPDATE edges SET declared = 1 WHERE source = 'template'").run();
+      db.prepare(TEMPLATES_DECLARED).run();
     },
   },
   {
@@ -745,8 +745,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   },
 ]);
 
-/** Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's). */
-const LAYERED_RUNS_LEARNED_DEPENDENCIES = `
+/**
+ * Migration 26's mark of the runs stored before it whose every call has `depends_on` (execute_dag's); a restore of an
+ * older dump sets it too (`deriveRestoredMarks`).
+ */
+export const LAYERED_RUNS_LEARNED_DEPENDENCIES = `
   UPDATE executions SET learned = '["dependency"]'
   WHERE learned IS NULL
     AND EXISTS (SELECT 1 FROM calls c WHERE c.scope = executions.scope AND c.execution_id = executions.id)
@@ -754,5 +757,8 @@ const LAYERED_RUNS_LEARNED_DEPENDENCIES = `
       SELECT 1 FROM calls c
       WHERE c.scope = executions.scope AND c.execution_id = executions.id AND c.depends_on IS NULL
     )`;
+
+/** Migration 27's mark of the edges still templates: declared by hand (and of the edges of an older dump restored). */
+export const TEMPLATES_DECLARED = "UPDATE edges SET declared = 1 WHERE source = 'template'";
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -112,7 +112,12 @@ import { keepConnection } from './connection.js';
 import { leaveOpenForExit } from './exit-without-close.js';
 import { keepSideFilesWritable, unwritableCause } from './writable.js';
 import { clearDamaged, damagedRefusal, isCorrupt, isDamagedError, markDamaged, markedDamaged } from './damaged.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './migrations.js';
+import {
+  LATEST_SCHEMA_VERSION,
+  LAYERED_RUNS_LEARNED_DEPENDENCIES,
+  MIGRATIONS,
+  TEMPLATES_DECLARED,
+} from './migrations.js';
 import { openPieces, readWhole, writePieces } from './past-run-pieces.js';
 
 export interface SqliteStoreOptions {
@@ -1143,6 +1148,13 @@ export class SqliteStore implements Store {
 
   async clearWorkflowBuilds(): Promise<void> {
     this.#write(() => this.#stmt('DELETE FROM workflow_builds').run());
+  }
+
+  async deriveRestoredMarks(dumpSchema: number): Promise<void> {
+    this.#write(() => {
+      if (dumpSchema < 26) this.#db.prepare(LAYERED_RUNS_LEARNED_DEPENDENCIES).run();
+      if (dumpSchema < 27) this.#db.prepare(TEMPLATES_DECLARED).run();
+    });
   }
 
   // ---- observations --------------------------------------------------------------------------
