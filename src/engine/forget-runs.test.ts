@@ -531,6 +531,31 @@ describe("forget <session> and shown rows that are not the session's", () => {
   });
 });
 
+describe('forget <session> and the old shown row of a turn that used no tool (review F, 5)', () => {
+  it("takes the prompt's words, known from the hook state, and keeps a recall of them after the session", async () => {
+    let now = AT + 60_000;
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => now });
+    const store = engineStore(credence);
+    const prompt = 'my salary is 95k, draft my raise request';
+    // The prompt hook's row from before rows held their session; turn 1 used no tool (no run), turn 2 did.
+    const old = { id: 'sh-1', surface: 'recall' as const, target: 'memory:m1', query: prompt, at: AT };
+    await store.recordShown('p', [old, { ...old, id: 'sh-later', at: AT + 86_400_000 }]);
+    await store.setHookSessionState('p', SESSION, { intents: { '1': prompt, '2': 'run the tests' } }, AT);
+    await store.insertExecution('p', {
+      id: `cc-${SESSION}-2`,
+      intent: 'run the tests',
+      startedAt: AT + 30_000,
+      calls: [{ tool: 'Bash', status: 'success', retries: 0, consumes: [], at: AT + 30_000 }],
+    });
+    now = AT + 2 * 86_400_000;
+    await credence.forget(SESSION);
+    expect((await store.getShown('p', 'sh-1'))?.query).toBeUndefined();
+    // Turn 1 came before turn 2's run: a row of the same words a day later is another's.
+    expect((await store.getShown('p', 'sh-later'))?.query).toBe(prompt);
+    await credence.close();
+  });
+});
+
 describe('a dump written before schema 26 restored: its runs forget as the same store upgraded (review F, 4)', () => {
   const fanOut = (id: string, layered = true) => ({
     id,

@@ -12,7 +12,7 @@ import { CredenceError } from '../core/errors.js';
 import { confidenceBand } from '../core/learning/bands.js';
 import { planPrune, type PrunePlan } from '../core/learning/observation-limits.js';
 import { isRuleSource, observationSource, sourceTag } from '../core/learning/rule-trust.js';
-import { SESSION_TAG_PREFIX, sessionLabel, turnPromptSpans } from '../core/runs/session-label.js';
+import { SESSION_TAG_PREFIX, sessionLabel, sessionPromptSpans } from '../core/runs/session-label.js';
 import { emittableSkill, instinctHeld } from './learning/held.js';
 import { unlinkForgotten } from './recall/remember.js';
 import { edgeUnlearn } from './tool-graph/tool-graph.js';
@@ -364,8 +364,11 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
     await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
     // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays. A row
-    // from before rows held their session goes only when it is a turn's prompt, shown in the time of that prompt.
-    await ctx.store.forgetShownQueries(ctx.scope, sessions, turnPromptSpans(runs));
+    // from before rows held their session goes only when it is a turn's prompt, shown in the time of that prompt: a
+    // turn that used no tool has no run, its prompt is in the hook state, between the runs of the turns around it.
+    const turnOf = (r: ExecutionRecord) => ({ ...r, turn: Number(r.id.slice(r.id.lastIndexOf('-') + 1)) });
+    const intents = new Map([...seen.intents, ...late.intents]);
+    await ctx.store.forgetShownQueries(ctx.scope, sessions, sessionPromptSpans(runs.map(turnOf), intents, now));
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     const labels = new Set(sessions.map(sessionLabel));
     const observationsLeft = learnedFromPrompts(await ctx.store.listObservations(ctx.scope), prompts, labels);
@@ -432,15 +435,16 @@ async function sessionTrace(
   ctx: Ctx,
   id: string,
   sessions: readonly string[],
-): Promise<{ runs: ExecutionRecord[]; prompts: string[] }> {
+): Promise<{ runs: ExecutionRecord[]; prompts: string[]; intents: Map<number, string> }> {
   const prefix = `cc-${sessionLabel(id)}-`;
   const runs = (await ctx.store.listExecutions(ctx.scope, { idPrefix: prefix })).filter((r) =>
     /^\d+$/.test(r.id.slice(prefix.length)),
   );
-  const prompts = runs.map((r) => r.intent);
+  const intents = new Map<number, string>();
   for (const session of sessions)
-    prompts.push(...stateIntents((await ctx.store.hookSession(ctx.scope, session)).state));
-  return { runs, prompts };
+    for (const [turn, intent] of stateIntents((await ctx.store.hookSession(ctx.scope, session)).state))
+      intents.set(turn, intent);
+  return { runs, prompts: [...runs.map((r) => r.intent), ...intents.values()], intents };
 }
 
 /** Forgets the hooks' state and queued events of the session; true when it had some. */
@@ -532,10 +536,12 @@ async function forgetObservations(
 }
 
 /** The prompts the hooks keep in a session's state (`intents`, by turn). */
-function stateIntents(state: Record<string, unknown>): string[] {
+function stateIntents(state: Record<string, unknown>): [number, string][] {
   const intents = state.intents;
   if (typeof intents !== 'object' || intents === null) return [];
-  return Object.values(intents).filter((v): v is string => typeof v === 'string');
+  return Object.entries(intents).flatMap(([turn, v]) =>
+    typeof v === 'string' && /^\d+$/.test(turn) ? [[Number(turn), v] as [number, string]] : [],
+  );
 }
 
 /**

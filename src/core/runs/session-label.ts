@@ -66,6 +66,30 @@ export function turnPromptSpans(runs: readonly { intent: string; startedAt: numb
   });
 }
 
+/**
+ * The spans of a session's prompts: its turns' runs' ({@link turnPromptSpans}) and those of the turns that used no
+ * tool, which have no run but whose prompt the hook state keeps (`intents`, by turn number): such a prompt came after
+ * the run of an earlier turn started and before the run of a later turn started; with no run before it, at any time
+ * before, and with none after it, until `now`.
+ */
+export function sessionPromptSpans(
+  runs: readonly { intent: string; startedAt: number; turn: number }[],
+  intents: ReadonlyMap<number, string>,
+  now: number,
+): TurnPromptSpan[] {
+  const spans = turnPromptSpans(runs);
+  const ran = new Set(runs.map((r) => r.turn));
+  for (const [turn, intent] of intents) {
+    if (ran.has(turn) || intent.trim() === '') continue;
+    const before = runs.filter((r) => r.turn < turn).map((r) => r.startedAt + 1);
+    const after = runs.filter((r) => r.turn > turn).map((r) => r.startedAt);
+    const from = Math.max(0, ...before);
+    const to = Math.min(now, ...after);
+    if (from <= to) spans.push({ intent, from, to });
+  }
+  return spans;
+}
+
 /** Whether a shown row's query at `at` is the prompt of one of these turns (its turn intent, within its span). */
 export function promptOfTurn(spans: readonly TurnPromptSpan[], query: string, at: number): boolean {
   const intent = turnIntent(query);
