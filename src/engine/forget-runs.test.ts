@@ -202,6 +202,32 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
+  // Review F, 12: a run and its workflow (or a turn and its session) forgotten together both reported the shared run.
+  it('a run and its workflow, or a turn and its session, forgotten at once: each reports what it deleted', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
+    const run = (intent: string) => ({
+      intent,
+      calls: [
+        { tool: 'fetch_weather', status: 'success' as const },
+        { tool: 'translate_text', status: 'success' as const, consumes: [0] },
+      ],
+    });
+    await credence.recordExecutions([run('translate the weather'), run('translate the forecast')]);
+    const [workflow] = await credence.workflows();
+    const ids = (await credence.runs()).map((r) => r.id).sort();
+    const reported = async (a: string, b: string) =>
+      (await Promise.allSettled([credence.forget(a), credence.forget(b)])).flatMap((o) =>
+        o.status === 'fulfilled' ? o.value.runsForgotten : [],
+      );
+    expect((await reported(ids[0] as string, workflow?.id as string)).sort()).toEqual(ids);
+    await credence.close();
+    const { credence: hooked } = await engine();
+    const turns = [`cc-${SESSION}-1`, `cc-${SESSION}-2`];
+    const both = await Promise.allSettled([hooked.forget(SESSION), hooked.forget(turns[1] as string)]);
+    expect(both.flatMap((o) => (o.status === 'fulfilled' ? o.value.runsForgotten : [])).sort()).toEqual(turns);
+    await hooked.close();
+  });
+
   it("a session id deletes its turns' runs and its hook state, not another session's", async () => {
     const { credence, store } = await engine();
     const result = await credence.forget(SESSION);

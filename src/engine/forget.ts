@@ -334,7 +334,7 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     const fromCalls = await learnedFromCalls(ctx, [run]);
     await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
     // Another forget of it, at the same moment, deleted it first: that one reports it (walk 16, item 14).
-    if ((await ctx.store.deleteExecutions(ctx.scope, [id], TAKE_BACK)) === 0) throw nothingHas(ctx, id);
+    if ((await ctx.store.deleteExecutions(ctx.scope, [id], TAKE_BACK)).length === 0) throw nothingHas(ctx, id);
     await forgetTurnIntent(ctx, id, run.intent, now);
     const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
     return { id, kind: 'run', ...result, evidenceForgotten: [], runsForgotten: [id], observationsForgotten };
@@ -358,11 +358,18 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
     const late = await sessionTrace(ctx, id, sessions);
     await forgetHookState(ctx, id, sessions);
     const runs = [...new Map([...seen.runs, ...late.runs].map((r) => [r.id, r])).values()];
-    const turns = runs.map((r) => r.id);
     const prompts = [...seen.prompts, ...late.prompts];
-    const fromCalls = await learnedFromCalls(ctx, runs);
-    await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-    await ctx.store.deleteExecutions(ctx.scope, turns, TAKE_BACK);
+    await checkFilesHolding(ctx, new Set((await learnedFromCalls(ctx, runs)).map((o) => o.id)));
+    // A turn another forget deleted at the same moment (its run id) is that one's to report and clean up after.
+    const turns = await ctx.store.deleteExecutions(
+      ctx.scope,
+      runs.map((r) => r.id),
+      TAKE_BACK,
+    );
+    const fromCalls = await learnedFromCalls(
+      ctx,
+      runs.filter((r) => turns.includes(r.id)),
+    );
     // The prompts that showed context (the prompt hook's shown rows): their words go, what was shown stays. A row
     // from before rows held their session goes only when it is a turn's prompt, shown in the time of that prompt: a
     // turn that used no tool has no run, its prompt is in the hook state, between the runs of the turns around it.
@@ -377,7 +384,7 @@ export async function forget(ctx: Ctx, id: string, now: number): Promise<ForgetR
       kind: 'session',
       ...result,
       evidenceForgotten: [],
-      runsForgotten: turns.sort(),
+      runsForgotten: turns,
       observationsForgotten,
       observationsLeft,
     };
@@ -407,19 +414,22 @@ async function forgetWorkflow(
   if (!id.startsWith('wf-')) return undefined;
   await ensureWorkflows(ctx.store, ctx.scope);
   if (!(await ctx.store.listWorkflows(ctx.scope)).some((w) => w.id === id)) return undefined;
-  const runs = (await ctx.store.listExecutions(ctx.scope)).filter((r) => workflowOf(r)?.id === id);
-  const fromCalls = await learnedFromCalls(ctx, runs);
-  await checkFilesHolding(ctx, new Set(fromCalls.map((o) => o.id)));
-  // Runs deleted by another forget at the same moment (of this workflow, or one of its runs) are its to report: none
-  // left to delete, the workflow was forgotten there (walk 16, item 14).
-  const deleted = await ctx.store.deleteExecutions(
-    ctx.scope,
-    runs.map((r) => r.id),
-    TAKE_BACK,
+  const listed = (await ctx.store.listExecutions(ctx.scope)).filter((r) => workflowOf(r)?.id === id);
+  await checkFilesHolding(ctx, new Set((await learnedFromCalls(ctx, listed)).map((o) => o.id)));
+  // Runs deleted by another forget at the same moment (of this workflow, or one of its runs) are its to report and
+  // clean up after: this one reports those it deleted, and none deleted is the workflow forgotten there (walk 16,
+  // item 14; review F 12).
+  const deleted = new Set(
+    await ctx.store.deleteExecutions(
+      ctx.scope,
+      listed.map((r) => r.id),
+      TAKE_BACK,
+    ),
   );
-  if (deleted === 0 && runs.length > 0) throw nothingHas(ctx, id);
+  if (deleted.size === 0 && listed.length > 0) throw nothingHas(ctx, id);
+  const runs = listed.filter((r) => deleted.has(r.id));
   for (const r of runs) await forgetTurnIntent(ctx, r.id, r.intent, now);
-  const observationsForgotten = await forgetObservations(ctx, fromCalls, now, result);
+  const observationsForgotten = await forgetObservations(ctx, await learnedFromCalls(ctx, runs), now, result);
   return {
     id,
     kind: 'workflow',

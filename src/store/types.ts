@@ -535,13 +535,13 @@ export interface ExecutionStore {
    * tools' call counts and their intents out of the learned workflows' example intents (`credence forget <run id>`),
    * in one transaction. With `workflow`, the workflows the deleted runs had merged into are built again from the
    * runs left (those with none left go); with `unlearn`, each edge they taught has their events taken back
-   * (see {@link EdgeUnlearn}). Returns how many were deleted.
+   * (see {@link EdgeUnlearn}). Returns the ids it deleted, sorted: not those another delete at the same moment took.
    */
   deleteExecutions(
     scope: string,
     ids: readonly string[],
     options?: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn },
-  ): Promise<number>;
+  ): Promise<string[]>;
   /**
    * The scope's executions, newest first (`started_at`, then the latest recorded: runs that started at the same
    * instant, as a flow run at a fixed `now` records them, come in the order they were recorded, whatever their ids),

@@ -1858,8 +1858,8 @@ export class PgStore implements Store {
     scope: string,
     ids: readonly string[],
     options: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn } = {},
-  ): Promise<number> {
-    if (ids.length === 0) return 0;
+  ): Promise<string[]> {
+    if (ids.length === 0) return [];
     const list = [...new Set(ids)];
     return this.#tx(async (c) => {
       // The runs are locked first: a concurrent forget of one of them finds it gone, and takes nothing back twice.
@@ -1868,7 +1868,7 @@ export class PgStore implements Store {
         [scope, list],
         c,
       );
-      if (held.length === 0) return 0;
+      if (held.length === 0) return [];
       const callRows = await this.#rows(
         'SELECT * FROM calls WHERE scope = $1 AND execution_id = ANY($2::text[]) ORDER BY execution_id, idx',
         [scope, held.map((r) => r.id)],
@@ -1877,7 +1877,7 @@ export class PgStore implements Store {
       const calls = callsByExecution(callRows);
       const deleted = held.map((row) => toExecution(row, calls.get(String(row.id)) ?? []));
       // The calls go by the foreign key's cascade; the full text is a column of the row.
-      const gone = await c.query('DELETE FROM executions WHERE scope = $1 AND id = ANY($2::text[])', [scope, list]);
+      await c.query('DELETE FROM executions WHERE scope = $1 AND id = ANY($2::text[])', [scope, list]);
       await c.query(`DELETE FROM embeddings WHERE scope = $1 AND kind = 'execution' AND ref_id = ANY($2::text[])`, [
         scope,
         list,
@@ -1936,7 +1936,7 @@ export class PgStore implements Store {
          FROM unnest($2::text[], $3::bigint[]) AS v(id, n) WHERE t.scope = $1 AND t.id = v.id`,
         [scope, tools, tools.map((t) => perTool.get(t))],
       );
-      return gone.rowCount ?? 0;
+      return deleted.map((e) => e.id).sort(byCodePoint);
     });
   }
 

@@ -1631,10 +1631,10 @@ export class SqliteStore implements Store {
     scope: string,
     ids: readonly string[],
     options: { workflow?: WorkflowOf; unlearn?: EdgeUnlearn } = {},
-  ): Promise<number> {
-    if (ids.length === 0) return 0;
+  ): Promise<string[]> {
+    if (ids.length === 0) return [];
     const list = json([...new Set(ids)]);
-    const deletedCount = this.#write(() => {
+    const deletedIds = this.#write(() => {
       const rows = this.#stmt(
         'SELECT * FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?)) ' +
           'ORDER BY started_at, rowid',
@@ -1642,10 +1642,7 @@ export class SqliteStore implements Store {
       const deleted = rows.map((row) => this.#toExecution(row));
       const intents = new Set(deleted.map((e) => e.intent));
       // The calls go by the foreign key's cascade; the full text by the executions' trigger.
-      const count = this.#stmt('DELETE FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))').run(
-        scope,
-        list,
-      ).changes;
+      this.#stmt('DELETE FROM executions WHERE scope = ? AND id IN (SELECT value FROM json_each(?))').run(scope, list);
       this.#stmt(
         `DELETE FROM embeddings WHERE scope = ? AND kind = 'execution' AND ref_id IN (SELECT value FROM json_each(?))`,
       ).run(scope, list);
@@ -1671,13 +1668,13 @@ export class SqliteStore implements Store {
         this.#mergeWorkflows(scope, rebuilt.merges);
       }
       if (options.unlearn !== undefined) this.#unlearnEdges(scope, deleted, remaining, options.unlearn);
-      return count;
+      return deleted.map((e) => e.id).sort();
     });
     // Edges and calls were written behind the caches' backs: they read them again from the tables.
     this.#edgeCache.clear();
     this.#edgeCacheSize = 0;
     this.#calls.clear();
-    return deletedCount;
+    return deletedIds;
   }
 
   /** Takes deleted executions' edge events back out of their edges (store/types EdgeUnlearn). In a transaction. */
