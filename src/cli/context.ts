@@ -41,6 +41,11 @@ export interface CommandContext {
   /** Prints data as JSON when --json (or --format json) was given, else as text. */
   wantsJson: boolean;
   open: () => Promise<Credence>;
+  /**
+   * The time the engine runs at (--now, CREDENCE_NOW or the machine's clock) and what messages call that clock: input
+   * times are checked against it before the store opens, as `remember` checks them in the engine.
+   */
+  clock: () => Promise<{ now: number; name: string }>;
   /** Ends the run with this exit code once the command returns (1: some input was rejected). */
   setExitCode: (code: number) => void;
 }
@@ -124,6 +129,7 @@ export function makeContext(
     io,
     options,
     wantsJson: options.json === true || options.format === 'json',
+    clock: async () => (await import('../engine/engine.js')).resolveClock(options.now, io.env, CLI_NAMES.now),
     open: async () => {
       requireSaneOptions(options);
       if (reads) requireNamedStore(options, io.env);

@@ -85,7 +85,7 @@ describe('a time ahead of the clock, an empty scope', () => {
     );
     const recorded = await future(['record', '--jsonl', runs, ...AT]);
     expect(recorded.code).toBe(1);
-    const clock = /after this machine's clock \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/.source;
+    const clock = /after the clock --now sets \(2026-05-02T09:00:00\.000Z\)/.source;
     expect(recorded.stderr).toMatch(
       new RegExp(`line 2: invalid execution: startedAt: 2062-11-27T00:00:00Z is ${clock}`),
     );
@@ -204,10 +204,54 @@ describe('a blank memory', () => {
   });
 });
 
+// Review F, item 10: under --now, record judged a time by the machine's clock and remember by --now's, and remember's
+// refusal called the --now value "this machine's clock".
+describe('record, observe, import and remember judge a time by one clock, and name it', () => {
+  it('under a --now in the past, a date after it is refused by each, naming --now; without, the machine', async () => {
+    const past = ['--now', '2025-06-01T00:00:00Z'];
+    const run = (...argv: string[]) => cli('review-f10.db', [...past, ...argv]);
+    const said = /2026-01-01T00:00:00Z is after the clock --now sets \(2025-06-01T00:00:00\.000Z\)/;
+    const runs = join(dir, 'review-f10-runs.jsonl');
+    writeFileSync(
+      runs,
+      JSON.stringify({
+        intent: 'replayed',
+        startedAt: '2026-01-01T00:00:00Z',
+        calls: [{ tool: 'a', status: 'success' }],
+      }),
+    );
+    const recorded = await run('record', '--jsonl', runs);
+    expect(recorded.code).toBe(1);
+    expect(recorded.stderr).toMatch(said);
+    const observed = await run('observe', '--type', 'pattern', '--observation', 'x', '--at', '2026-01-01T00:00:00Z');
+    expect(observed.code).toBe(2);
+    expect(observed.stderr).toMatch(said);
+    const lines = join(dir, 'review-f10-observations.jsonl');
+    writeFileSync(lines, JSON.stringify({ type: 'pattern', observation: 'x', timestamp: '2026-01-01T00:00:00Z' }));
+    const imported = await run('import', lines);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toMatch(said);
+    const remembered = await run('remember', '--title', 'X', '--valid-from', '2026-01-01T00:00:00Z', 'We use Postgres');
+    expect(remembered.code).toBe(2);
+    expect(remembered.stderr).toMatch(said);
+    expect(remembered.stderr).not.toContain("machine's clock");
+    // Without --now the clock is the machine's, and said so.
+    const machine = await cli('review-f10.db', [
+      'remember',
+      '--title',
+      'X',
+      '--valid-from',
+      '2062-01-01',
+      'We use Postgres',
+    ]);
+    expect(machine.stderr).toMatch(/2062-01-01 is after this machine's clock/);
+  });
+});
+
 // Walk 15, item 11: turns dated years ahead and windows that end before they start were stored.
 describe('a memory dated ahead of the clock, a window that ends before it starts', () => {
   const run = (...argv: string[]) => cli('walk15-times.db', [...AT, ...argv]);
-  const clock = /after this machine's clock \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/.source;
+  const clock = /after the clock --now sets \(2026-05-02T09:00:00\.000Z\)/.source;
   const count = async () => JSON.parse((await run('status', '--json')).stdout).counts.memories as number;
 
   it('refuses --valid-from ahead of the clock, naming the flag', async () => {

@@ -59,7 +59,8 @@ export function registerObserve(program: Command, context: () => CommandContext)
             'INVALID_INPUT',
             `--at must be an ISO 8601 date such as 2026-02-02T06:00:00Z, got ${shownText(o.at)}`,
           );
-        const ahead = o.at === undefined ? undefined : aheadOfClockReason(o.at, Date.now());
+        const clock = await ctx.clock();
+        const ahead = o.at === undefined ? undefined : aheadOfClockReason(o.at, clock.now, undefined, clock.name);
         if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `--at ${ahead}`);
         const result = await withCredence(ctx, async (c) => {
           const line = {
@@ -115,14 +116,14 @@ export function registerObserve(program: Command, context: () => CommandContext)
       // The seed's example blocks annotate their lines with // comments: blank them, keeping the line numbers.
       const text = readInput(file).replace(/^[ \t]*\/\/.*$/gm, '');
       let problems: ReturnType<typeof checkedLines>['problems'] = [];
+      const clock = await ctx.clock();
       const result = await withCredence(ctx, (c) => {
         const now = c.now();
-        const clock = Date.now();
         const checked = checkedLines(text, (value) => {
           // Over a limit: a bad line with its number (not the whole file refused, naming `observations[i]` from 0).
           requireObservationWithinLimits('observation', value);
           const observation = parseObservation(withObservationDefaults(value, now, { lineId: true }));
-          const ahead = aheadOfClockReason(observation.timestamp, clock);
+          const ahead = aheadOfClockReason(observation.timestamp, clock.now, undefined, clock.name);
           if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid observation: timestamp: ${ahead}`);
           return observation;
         });

@@ -19,7 +19,7 @@ export function registerRecord(program: Command, context: () => CommandContext):
     .action(async (options: { jsonl: string }) => {
       const ctx = context();
       const { parseExecution } = await import('../engine/tool-graph/tool-graph.js');
-      const clock = Date.now();
+      const clock = await ctx.clock();
       // A line over a limit is a bad line as any other (its number named, the others recorded), not the whole file's
       // refusal naming `executions[i]`, counted from 0 within a batch.
       const { items, problems } = checkedLines(readInput(options.jsonl), (value) => {
@@ -105,13 +105,13 @@ function partlyRecorded(error: unknown, stored: number, line: number, identified
  * The execution, unless its `startedAt` or a call's `at` is ahead of the clock: then its line is refused
  * (INVALID_INPUT, naming the field), as a bad line is, since edges seen at a future time would not decay until then.
  */
-function notAheadOfClock(execution: ExecutionInput, clock: number): ExecutionInput {
+function notAheadOfClock(execution: ExecutionInput, clock: { now: number; name: string }): ExecutionInput {
   const times: [string, string | number | undefined][] = [
     ['startedAt', execution.startedAt],
     ...execution.calls.map((call, i): [string, string | number | undefined] => [`calls[${i}].at`, call.at]),
   ];
   for (const [field, value] of times) {
-    const reason = value === undefined ? undefined : aheadOfClockReason(value, clock);
+    const reason = value === undefined ? undefined : aheadOfClockReason(value, clock.now, undefined, clock.name);
     if (reason !== undefined) throw new CredenceError('INVALID_INPUT', `invalid execution: ${field}: ${reason}`);
   }
   return execution;

@@ -63,21 +63,29 @@ export const NOW_AHEAD_MS = 86_400_000;
  */
 export const aheadOfClock = (at: number, clock: number): boolean => at > clock + NOW_AHEAD_MS;
 
+/** The clock Credence runs by when nothing fixes it, as messages call it. */
+export const MACHINE_CLOCK = "this machine's clock";
+
+/** The clock fixed by the option or variable `name` (`--now`, `now`, CREDENCE_NOW), as messages call it. */
+export const fixedClockName = (name: string): string => `the clock ${name} sets`;
+
 /**
  * Why a time given in the input (a run's `startedAt`, a call's `at`, `observe --at`, an imported `timestamp`, a
- * memory's `validFrom`, `validTo` or a turn's `at`) is refused, or undefined: more than a day after the machine's clock
- * (aheadOfClock), as for --now. Stored, it would keep what it taught at full confidence (no decay) until that time
- * came (`harm` says what it would do instead, for a memory).
+ * memory's `validFrom`, `validTo` or a turn's `at`) is refused, or undefined: more than a day after the `clock`
+ * Credence runs by (aheadOfClock: the machine's, or the one --now fixes, called `clockName`). Stored, it would keep
+ * what it taught at full confidence (no decay) until that time came (`harm` says what it would do instead, for a
+ * memory).
  */
 export function aheadOfClockReason(
   value: string | number,
   clock: number,
   harm = 'a time ahead of the clock would keep what it taught from decaying until then',
+  clockName = MACHINE_CLOCK,
 ): string | undefined {
   const at = typeof value === 'number' ? value : parseIsoInstant(value);
   if (at === undefined || !aheadOfClock(at, clock)) return undefined;
   const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
-  return `${shown} is after this machine's clock (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
+  return `${shown} is after ${clockName} (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
 }
 
 /** The UTC calendar day number of an instant (days since 1970-01-01): the day the dashboard labels it with. */

@@ -18,7 +18,7 @@ import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { forgetSpooledSession } from '../platform/hook-spool.js';
-import { aheadOfClock, parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, fixedClockName, MACHINE_CLOCK, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { NEWEST_SCHEMA_VERSION, openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
@@ -252,6 +252,25 @@ const aheadOfMachine = (name: string, shown: string, clock: number): CredenceErr
       'ahead of time (evolve would prune observations as if that time had passed); give a time up to now',
   );
 
+/** What messages call the clock `makeClock` makes: the machine's, or the one a `now` option or CREDENCE_NOW sets. */
+function clockNameOf(now: CredenceOptions['now'], env: NodeJS.ProcessEnv, name: string): string {
+  if (typeof now === 'function') return `the clock ${name}() gives`;
+  if (now !== undefined) return fixedClockName(name);
+  return env.CREDENCE_NOW !== undefined && env.CREDENCE_NOW !== '' ? fixedClockName('CREDENCE_NOW') : MACHINE_CLOCK;
+}
+
+/**
+ * The time Credence would run at with this `now` option (`--now`, named `name`) and environment, and what messages
+ * call that clock: for a surface checking the times of its input before it opens the store, by the engine's clock.
+ */
+export function resolveClock(
+  now: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  name = 'now',
+): { now: number; name: string } {
+  return { now: makeClock(now, env, name)(), name: clockNameOf(now, env, name) };
+}
+
 function makeClock(now: CredenceOptions['now'], env: NodeJS.ProcessEnv, name: string): () => number {
   if (typeof now === 'function')
     return () => {
@@ -299,6 +318,7 @@ export class Credence {
   readonly newId: () => string;
   readonly #makeEmbedder: () => EmbeddingProvider;
   readonly #warn: (line: string) => void;
+  readonly #clockName: string;
   /** Whether the read-only store's "not recorded" line was said (once an engine). */
   #saidReadOnly = false;
   readonly #lent: boolean;
@@ -325,6 +345,8 @@ export class Credence {
     scope: ResolvedScope;
     root: string;
     now: () => number;
+    /** What messages call the clock `now` reads (core/time MACHINE_CLOCK, the default, or the --now one). */
+    clockName?: string;
     newId?: () => string;
     embedder: () => EmbeddingProvider;
     warn?: (line: string) => void;
@@ -340,6 +362,7 @@ export class Credence {
     this.scopeSource = init.scope.source;
     this.root = init.root;
     this.now = init.now;
+    this.#clockName = init.clockName ?? MACHINE_CLOCK;
     // v4 UUIDs read from the system's random source (random-id.ts): node:crypto's module costs a one-query process
     // ~10 ms to load and Web Crypto's ~4 ms (issue 20), and status makes none.
     this.newId = init.newId ?? randomUuids();
@@ -514,6 +537,7 @@ export class Credence {
       scope: resolveScope({ cwd: this.root, override: scope }),
       root: this.root,
       now: this.now,
+      clockName: this.#clockName,
       newId: this.newId,
       embedder: () => this.embedder,
       warn: this.#warn,
@@ -691,7 +715,13 @@ export class Credence {
         options.rejected(i, (error as Error).message);
       }
     });
-    const context = { store: this.#store, scope: this.scope, root: this.root, now: this.now() };
+    const context = {
+      store: this.#store,
+      scope: this.scope,
+      root: this.root,
+      now: this.now(),
+      clockName: this.#clockName,
+    };
     const told = options.rejected;
     const rejected =
       told === undefined ? {} : { rejected: (p: number, e: Error) => told(kept[p] as number, e.message) };
@@ -1306,6 +1336,7 @@ export async function openCredence(
     scope,
     root: scope.root ?? options.cwd ?? process.cwd(),
     now,
+    clockName: clockNameOf(options.now, env, names.now),
     ...(options.newId === undefined ? {} : { newId: options.newId }),
     embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),
     ...(options.warn === undefined ? {} : { warn: options.warn }),

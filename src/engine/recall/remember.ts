@@ -68,6 +68,8 @@ export interface RememberContext {
   scope: string;
   root: string;
   now: number;
+  /** What messages call the clock `now` was read from (core/time MACHINE_CLOCK when not given). */
+  clockName?: string;
 }
 
 export interface RememberReport {
@@ -165,7 +167,7 @@ function recordOf(ctx: RememberContext, raw: MemoryInput, turnIndex: (session: s
   const source = m.source === undefined ? undefined : scrubText(m.source).text;
   for (const field of MEMORY_TIMES) {
     const time = m[field];
-    const ahead = time === undefined ? undefined : aheadOfClockReason(time, ctx.now, AHEAD_HARM[field]);
+    const ahead = time === undefined ? undefined : aheadOfClockReason(time, ctx.now, AHEAD_HARM[field], ctx.clockName);
     if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `invalid memory: ${field}: ${ahead}`);
   }
   const from = m.validFrom ?? m.at;
