@@ -536,6 +536,8 @@ describe('remember: supersession and conflicts (issue 23)', () => {
     await credence.forget(terraform as string);
     expect(await life(ansible)).toMatchObject({ status: 'superseded', supersededBy: argo, validTo: argoFrom });
     expect((await life(argo))?.supersedes).toEqual([ansible]);
+    // Its why names what supersedes it now, not the forgotten memory (review F, 11).
+    expect((await life(ansible))?.why).toBe(`${argo} supersedes it; a memory between them was forgotten`);
     const found = await credence.recall('how do we deploy', { track: false });
     const current = found.filter((r) => r.status === 'current').map((r) => r.id);
     expect(current).toEqual([argo]);

@@ -866,9 +866,11 @@ export async function unlinkForgotten(store: MemoryStore, scope: string, forgott
     if (other === undefined) continue;
     const o = other.life ?? {};
     if (heir !== undefined && o.supersededBy === forgotten.id && other.id !== heir.id) {
+      // Its why names what supersedes it now, not the forgotten one (review F 11: its id and words stayed).
+      const why = `${heir.id} supersedes it; a memory between them was forgotten`;
       changed.set(
         id,
-        withLife(other, { ...o, supersededBy: heir.id, validTo: heir.life?.validFrom ?? heir.createdAt }),
+        withLife(other, { ...o, supersededBy: heir.id, validTo: heir.life?.validFrom ?? heir.createdAt, why }),
       );
       const h = (await latest(heir.id)) ?? heir;
       changed.set(
