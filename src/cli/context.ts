@@ -111,7 +111,7 @@ export function requireNamedStore(options: GlobalOptions, env: NodeJS.ProcessEnv
 }
 
 /** A path as a shell reads it back: as it is when it holds nothing a shell would split or expand, else quoted. */
-const shellWord = (text: string): string =>
+export const shellWord = (text: string): string =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** What the engine's messages call the options a command line gave. */

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { CredenceError } from '../core/errors.js';
 import { databaseUrl } from '../platform/store-location.js';
 import type { ClaudeCodeReport } from '../hooks/install.js';
-import { printJson, withCredence, type CommandContext } from './context.js';
+import { printJson, shellWord, withCredence, type CommandContext } from './context.js';
 
 interface InitOptions {
   claudeCode?: boolean;
@@ -81,7 +81,7 @@ export function registerInit(program: Command, context: () => CommandContext): v
       ctx.io.stdout(
         `Credence store ready at ${status.db} (schema version ${status.schemaVersion}, scope ${status.scope}).\n`,
       );
-      if (plan !== undefined) printReport(ctx, plan.report);
+      if (plan !== undefined) printReport(ctx, plan.report, status.db);
     });
 }
 
@@ -113,11 +113,19 @@ function chosenFileOf(ctx: CommandContext): string | undefined {
   return chosen === undefined || chosen === ':memory:' ? undefined : resolve(ctx.io.cwd, chosen);
 }
 
-function printReport(ctx: CommandContext, report: ClaudeCodeReport): void {
+function printReport(ctx: CommandContext, report: ClaudeCodeReport, db?: string): void {
   const needs = report.needsEnv?.join(' and ');
+  const pinned = report.pinnedStore;
   const lines = [
     `Claude Code (${report.project}):`,
     ...report.files.map((f) => `  ${f.message}`),
+    // The store just opened is not the one Claude Code uses: said, not left to the "store ready" line (review F 13).
+    ...(pinned === undefined || db === undefined || resolve(ctx.io.cwd, pinned) === resolve(ctx.io.cwd, db)
+      ? []
+      : [
+          `  Claude Code's hooks and MCP server still use CREDENCE_DB=${shellWord(pinned)} (written by an earlier`,
+          `  init --db), not this store: run init --claude-code --db ${shellWord(db)} to move them to it.`,
+        ]),
     ...(needs === undefined
       ? []
       : [

@@ -486,9 +486,13 @@ function keptLaunch(
   settingsText: string | undefined,
   mcpText: string | undefined,
   given: string | undefined,
-): { others: string[]; schema?: { name: string; from: string }; warnings: string[] } {
+): { others: string[]; schema?: { name: string; from: string }; warnings: string[]; db?: string } {
   const commands = credenceHookCommands(settingsText);
   const byName = new Map<string, string>();
+  // The SQLite file an earlier `init --db` put in front of the commands, kept when this init names none.
+  const db = commands
+    .flatMap((command) => leadingAssignments(command).assignments)
+    .find((a) => a.name === DB_VARIABLE)?.value;
   const givenNames = new Set(given === undefined ? [] : leadingAssignments(given).assignments.map((a) => a.name));
   for (const command of commands) {
     const own = new Map(leadingAssignments(command).assignments.map((a) => [a.name, a]));
@@ -496,8 +500,10 @@ function keptLaunch(
   }
   const others = [...byName.values()];
   const warnings: string[] = [];
+  const pin = db === undefined || db === '' || givenNames.has(DB_VARIABLE) ? {} : { db };
   const inGiven = given === undefined ? undefined : schemaOfCommand(given);
-  if (inGiven !== undefined) return { others, schema: { name: inGiven, from: 'in the hook command given' }, warnings };
+  if (inGiven !== undefined)
+    return { others, schema: { name: inGiven, from: 'in the hook command given' }, warnings, ...pin };
   const settings = CLAUDE_CODE_FILES.settings;
   const hookSchemas = commands.map((command) => schemaOfCommand(command) ?? 'none (public)');
   const inHooks = commands.map(schemaOfCommand).find((schema) => schema !== undefined);
@@ -519,6 +525,7 @@ function keptLaunch(
     others,
     ...(schema === undefined ? {} : { schema: { name: schema, from } }),
     warnings,
+    ...pin,
   };
 }
 
@@ -636,6 +643,11 @@ export interface ClaudeCodeReport {
   needsEnv?: string[];
   /** What init found amiss and how it settled it (Credence's hook commands and server naming different schemas). */
   warnings?: string[];
+  /**
+   * The SQLite file the hooks stay pinned to (CREDENCE_DB, written by an earlier `init --db`), kept because this init
+   * named no store (no --db, no CREDENCE_DB): Claude Code keeps learning there, whatever store this init opened.
+   */
+  pinnedStore?: string;
 }
 
 export interface ClaudeCodePlan {
@@ -772,6 +784,8 @@ export function prepareClaudeCode(options: ClaudeCodeOptions): ClaudeCodePlan {
       : teamStoreLaunch({ command: base, mcpServer: given.mcpServer }, schema?.name, schema?.from);
   if (team !== undefined && variable === undefined && kept !== undefined && kept.warnings.length > 0)
     plan.report.warnings = kept.warnings;
+  if (store === undefined && options.teamStore === undefined && kept?.db !== undefined)
+    plan.report.pinnedStore = kept.db;
   // On the SQLite file Credence's variables go from the command (the server's env: mergeMcpConfig).
   const plain = base === undefined ? undefined : withoutOurVariables(base);
   const command = team?.command ?? (plain === undefined ? undefined : [...plain.others, plain.rest].join(' '));

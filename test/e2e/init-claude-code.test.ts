@@ -302,6 +302,25 @@ describe('credence init --claude-code: the store chosen is the one Claude Code u
     expect(JSON.parse(credence(dir, ['status', '--json', '--db', other]).stdout).counts.executions).toBe(1);
   });
 
+  it('a later init naming no store keeps the pin and says Claude Code still uses that file (review F, 13)', () => {
+    const { dir } = project();
+    const db = join(root, "it's pinned.db");
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
+    const again = credence(dir, ['init', '--claude-code']);
+    expect(again.code).toBe(0);
+    const opened = join(root, '.credence', 'credence.db');
+    expect(again.stdout).toContain(`Credence store ready at ${opened}`);
+    expect(again.stdout).toContain(
+      `Claude Code's hooks and MCP server still use CREDENCE_DB='${root}/it'\\''s pinned.db' (written by an earlier`,
+    );
+    expect(again.stdout).toContain(`run init --claude-code --db ${opened} to move them to it.`);
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.credence.env).toEqual({ CREDENCE_DB: db });
+    const json = JSON.parse(credence(dir, ['init', '--claude-code', '--json']).stdout);
+    expect(json.claudeCode.pinnedStore).toBe(db);
+    // Naming the pinned store: nothing to say.
+    expect(credence(dir, ['init', '--claude-code', '--db', db]).stdout).not.toContain('still use');
+  });
+
   it('CREDENCE_DB (a relative path) is written as the absolute file it names', () => {
     const { dir } = project();
     const r = spawnSync(process.execPath, [bin, 'init', '--claude-code'], {
