@@ -37,6 +37,22 @@ describe('buildDag', () => {
     expect(dag.links.map((l) => `${l.from}>${l.to}`)).toEqual(['read>parse', 'parse>write']);
   });
 
+  it("breaks a loop of equal edges at the one back the runs made, not by the tools' names (walk 18, item 3)", () => {
+    const tools = [cand('extract', 0.9), cand('fetch', 0.9)];
+    for (const back of [0, 0.25]) {
+      const dag = buildDag(tools, [
+        { ...edge('extract', 'fetch', 1), inOrder: back },
+        { ...edge('fetch', 'extract', 1), inOrder: 1 - back },
+      ]);
+      expect(dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+        ['fetch', []],
+        ['extract', ['t1']],
+      ]);
+    }
+    // Told nothing of the runs' order, the names still decide, as before.
+    expect(buildDag(tools, [edge('extract', 'fetch', 1), edge('fetch', 'extract', 1)]).tasks[0]?.tool).toBe('extract');
+  });
+
   it('ignores edges below 0.3 and alternatives for ordering', () => {
     const dag = buildDag([cand('a', 0.9), cand('b', 0.9)], [edge('a', 'b', 0.2), edge('b', 'a', 0.6, 'alternative')]);
     expect(dag.links).toEqual([]);

@@ -4,7 +4,8 @@
  * Selection: candidates within `globalRatio` of the overall top score and `keepRatio` of their part's,
  * plus candidates a strong learned edge (≥ `tieAt`) ties to a selected tool, at most `maxTools`.
  * Order: confident edges between selected tools (dependency, contains, sequence; stronger first),
- * skipping any that would close a cycle, so the result is always acyclic; parts no edge joins follow
+ * skipping any that would close a cycle, so the result is always acyclic (of equal ones, those in the order the runs
+ * called the tools first: a loop is broken at its edge back, never by name); parts no edge joins follow
  * the intent's order (`intent-order` edges). Every sort is total, so the result never depends on the
  * order of the inputs (issue 17). The default figures and the reasons for them: docs/how-it-works.md.
  */
@@ -62,6 +63,12 @@ export interface DagEdgeInput {
   to: string;
   type: EdgeType;
   confidence: number;
+  /**
+   * How often the runs behind it called `from` first, before `to`, in [0, 1] (core/experience/neighbour-vote); unknown
+   * when not given (0.5). Between two edges of equal type and confidence, the one more in the runs' order is added
+   * first: of a loop's two edges the one back (extract → fetch) closes the cycle and is left out.
+   */
+  inOrder?: number;
 }
 
 export interface DagTask {
@@ -89,9 +96,15 @@ export interface BuiltDag {
 const TYPE_ORDER: Readonly<Record<EdgeType, number>> = { dependency: 0, contains: 1, sequence: 2, alternative: 3 };
 
 const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-/** A total order on edges by their key (type, from, to): equal confidences never leave it to the input order. */
+/**
+ * A total order on edges of equal confidence: more in the runs' order first, then by their key (type, from, to), so
+ * equal confidences never leave it to the input order.
+ */
 const byEdge = (a: DagEdgeInput, b: DagEdgeInput): number =>
-  TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || byId(a.from, b.from) || byId(a.to, b.to);
+  (b.inOrder ?? 0.5) - (a.inOrder ?? 0.5) ||
+  TYPE_ORDER[a.type] - TYPE_ORDER[b.type] ||
+  byId(a.from, b.from) ||
+  byId(a.to, b.to);
 
 export function buildDag(
   candidates: readonly DagCandidate[],

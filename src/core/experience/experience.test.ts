@@ -293,10 +293,26 @@ describe('voteNeighbours', () => {
       near('r3', 0.4, ['popular']),
     ]);
     expect(p.tools.map((t) => t.tool)).toEqual(['credits', 'search']);
-    expect(p.edges).toEqual([{ from: 'search', to: 'credits', vote: expect.closeTo(1.45 / 1.61, 6) }]);
+    expect(p.edges).toEqual([{ from: 'search', to: 'credits', vote: expect.closeTo(1.45 / 1.61, 6), inOrder: 1 }]);
     expect(p.agreement).toBeCloseTo(1.45 / 1.61, 6);
     expect(p.strength).toBeCloseTo(p.agreement * p.similarity, 12);
     expect(p.tools[0]?.support).toEqual(['r1', 'r2']);
+  });
+
+  it('says of a loop which edge goes back: the one to a tool the runs called first (walk 18, item 3)', () => {
+    const loop = (id: string, similarity: number): Neighbour => ({
+      ...near(id, similarity, []),
+      shape: workflowShape([
+        { tool: 'fetch' },
+        { tool: 'extract', consumes: [0] },
+        { tool: 'fetch', consumes: [1] },
+        { tool: 'extract', consumes: [2] },
+      ]),
+    });
+    const p = voteNeighbours([loop('r1', 0.9), near('r2', 0.6, ['extract', 'fetch'])]);
+    const inOrder = Object.fromEntries(p.edgeVotes.map((e) => [`${e.from}>${e.to}`, e.inOrder]));
+    // extract → fetch goes back in r1 (weight 0.81) and forward in r2 (0.36).
+    expect(inOrder).toEqual({ 'fetch>extract': 1, 'extract>fetch': expect.closeTo(0.36 / 1.17, 12) });
   });
 
   it('weighs a failed run down, and always proposes at least the best tool', () => {

@@ -31,6 +31,11 @@ export interface VotedEdge {
   readonly from: string;
   readonly to: string;
   readonly vote: number;
+  /**
+   * The share of its vote from runs that called `from` first, before `to`, in [0, 1]: 0 for the edge back of a loop
+   * (fetch, extract, fetch again: extract → fetch). Which way a loop runs is read from it, not from the tools' names.
+   */
+  readonly inOrder: number;
 }
 
 export interface MemoryProposal {
@@ -72,18 +77,24 @@ export function voteNeighbours(neighbours: readonly Neighbour[]): MemoryProposal
     return { votes: [], tools: [], edgeVotes: [], edges: [], agreement: 0, similarity: 0, strength: 0, neighbours };
   const toolWeight = new Map<string, number>();
   const support = new Map<string, string[]>();
-  const edgeWeight = new Map<string, { from: string; to: string; w: number }>();
+  const edgeWeight = new Map<string, { from: string; to: string; w: number; inOrder: number }>();
   neighbours.forEach((n, i) => {
     const w = weights[i] as number;
     for (const tool of n.shape.tools) {
       toolWeight.set(tool, (toolWeight.get(tool) ?? 0) + w);
       if (w > 0) support.set(tool, [...(support.get(tool) ?? []), n.id]);
     }
+    // A shape's tools are in the order of their first call.
+    const first = new Map(n.shape.tools.map((t, at) => [t, at]));
     for (const [from, to] of n.shape.edges) {
       const key = edgeKey(from, to);
+      const inOrder = (first.get(from) ?? 0) < (first.get(to) ?? 0) ? w : 0;
       const seen = edgeWeight.get(key);
-      if (seen === undefined) edgeWeight.set(key, { from, to, w });
-      else seen.w += w;
+      if (seen === undefined) edgeWeight.set(key, { from, to, w, inOrder });
+      else {
+        seen.w += w;
+        seen.inOrder += inOrder;
+      }
     }
   });
   const votes = [...toolWeight]
@@ -93,7 +104,7 @@ export function voteNeighbours(neighbours: readonly Neighbour[]): MemoryProposal
   const tools = half.length > 0 ? half : votes.slice(0, 1);
   const chosen = new Set(tools.map((t) => t.tool));
   const edgeVotes = [...edgeWeight.values()]
-    .map((e) => ({ from: e.from, to: e.to, vote: e.w / total }))
+    .map((e) => ({ from: e.from, to: e.to, vote: e.w / total, inOrder: e.w > 0 ? e.inOrder / e.w : 0 }))
     .sort((a, b) => b.vote - a.vote || byText(a.from, b.from) || byText(a.to, b.to));
   const edges = edgeVotes.filter((e) => e.vote >= PROPOSAL_SHARE - 1e-12 && chosen.has(e.from) && chosen.has(e.to));
   const agreement =

@@ -323,3 +323,56 @@ describe('past runs that fell back from a failed tool (walk 16, item 10)', () =>
     await cr.close();
   });
 });
+
+describe('past runs in a loop (walk 18, item 3)', () => {
+  // Crawls: fetch, extract from it, fetch what it found, extract again. Each direction is a link of every run;
+  // 'extract_links' sorts before 'fetch_page', so a tie broken by name put the extraction first.
+  async function crawls(fetch: string, extract: string, runs: number) {
+    const cr = await engine();
+    await cr.addTools([
+      { id: fetch, description: 'fetch a web page' },
+      { id: extract, description: 'extract links from a web page' },
+      { id: 'save_note', description: 'save a note' },
+    ]);
+    const calls = [
+      { tool: fetch, status: 'success' as const },
+      { tool: extract, status: 'success' as const, consumes: [0] },
+      { tool: fetch, status: 'success' as const, consumes: [1] },
+      { tool: extract, status: 'success' as const, consumes: [2] },
+    ];
+    for (let i = 0; i < runs; i += 1)
+      await cr.recordExecution({
+        intent: `crawl the site links ${i % 3 === 0 ? 'again' : 'now'}`,
+        startedAt: T0,
+        calls,
+      });
+    return cr;
+  }
+
+  it("are broken where the runs went back, not by the tools' names, when voted with the search", async () => {
+    for (const [fetch, extract] of [
+      ['fetch_page', 'extract_links'],
+      ['b_fetch_page', 'a_extract_links'],
+    ] as const) {
+      const cr = await crawls(fetch, extract, 4);
+      const answer = await cr.suggestDag('crawl the site links', { track: false });
+      expect(answer.confidenceBasis).toBe('memory');
+      expect(answer.dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+        [fetch, []],
+        [extract, ['t1']],
+      ]);
+      await cr.close();
+    }
+  });
+
+  it('and in the DAG chosen by evidence', async () => {
+    const cr = await crawls('fetch_page', 'extract_links', 12);
+    const answer = await cr.suggestDag('crawl the site links', { track: false, selection: 'evidence' });
+    expect(answer.confidenceBasis).toBe('evidence');
+    expect(answer.dag.tasks.map((t) => [t.tool, t.dependsOn])).toEqual([
+      ['fetch_page', []],
+      ['extract_links', ['t1']],
+    ]);
+    await cr.close();
+  });
+});

@@ -33,7 +33,7 @@ import {
   type SearchReplay,
 } from './experience.js';
 import type { EdgeType } from '../../core/types.js';
-import { setF1, voteNeighbours } from '../../core/experience/neighbour-vote.js';
+import { type MemoryProposal, setF1, voteNeighbours } from '../../core/experience/neighbour-vote.js';
 import { taskText } from '../../core/experience/task-text.js';
 import { edgeKey, loneLinks } from '../../core/experience/workflow-shape.js';
 import {
@@ -627,6 +627,7 @@ function fuseWithMemory(
     to: e.to,
     type: 'dependency' as const,
     confidence: e.vote,
+    inOrder: e.inOrder,
   }));
   // An uncovered part's tools join the memory's workflow at its end (or start), as the intent orders them.
   const sinks = [...fromMemory].filter((t) => !advice.proposal.edges.some((e) => e.from === t));
@@ -883,6 +884,8 @@ async function selectByEvidence(
           to: e.to,
           type: (e.vote > 0 || e.graph > 0 ? 'dependency' : 'sequence') as EdgeType,
           confidence: p,
+          // A loop's two links are told apart by the runs' order, not by name.
+          ...inOrderOf(proposal, e.from, e.to),
         }));
   const built = buildDag(
     kept.map((k) => ({
@@ -914,6 +917,12 @@ async function selectByEvidence(
     backed,
     memoryShare: kept.length === 0 ? 0 : kept.filter((k) => k.vote > 0).length / kept.length,
   };
+}
+
+/** How often the runs that proposed the link `from` → `to` called `from` first; nothing when none proposed it. */
+function inOrderOf(proposal: MemoryProposal, from: string, to: string): { inOrder?: number } {
+  const voted = proposal.edgeVotes.find((v) => v.from === from && v.to === to);
+  return voted === undefined ? {} : { inOrder: voted.inOrder };
 }
 
 export type DagSelection = 'evidence' | 'fusion' | 'per-intent' | 'search';
