@@ -3,11 +3,10 @@
  * Builds a workflow DAG from scored candidate tools and confident edges (seed 001, SPEC §5). Pure.
  * Selection: candidates within `globalRatio` of the overall top score and `keepRatio` of their part's,
  * plus candidates a strong learned edge (≥ `tieAt`) ties to a selected tool, at most `maxTools`.
- * Order: confident edges between selected tools (dependency, contains, sequence; stronger first),
- * skipping any that would close a cycle, so the result is always acyclic (of equal ones, those in the order the runs
- * called the tools first: a loop is broken at its edge back, never by name); parts no edge joins follow
- * the intent's order (`intent-order` edges). Every sort is total, so the result never depends on the
- * order of the inputs (issue 17). The default figures and the reasons for them: docs/how-it-works.md.
+ * Order: confident edges between selected tools (dependency, contains, sequence; stronger first; of equal ones, those
+ * in the runs' order: a loop breaks at its edge back), skipping any that would close a cycle, so the result is always
+ * acyclic; parts no edge joins follow the intent's order (`intent-order` edges). Every sort is total, so the result
+ * never depends on the order of the inputs (issue 17). Default figures and their reasons: docs/how-it-works.md.
  */
 import { passesThreshold } from '../graph/edge-confidence.js';
 import type { EdgeType } from '../types.js';
