@@ -996,7 +996,13 @@ export class Credence {
         if (this.#index === building) this.#index = undefined;
       });
     }
-    const ctx = { store: this.#store, scope: this.scope, embedder: this.embedder, index: await this.#index };
+    const ctx = {
+      store: this.#store,
+      scope: this.scope,
+      embedder: this.embedder,
+      index: await this.#index,
+      now: this.now,
+    };
     // The scope's past runs, kept across writes and brought up to date from the change log (issue 20).
     await keepPastRuns(ctx, this.#indexListedAt);
     return ctx;

@@ -2705,6 +2705,31 @@ export function runStoreContract(options: StoreContractOptions): void {
       return store;
     };
 
+    test("a tool is written at the writer's `at`, every way it is written (walk 18, item 5)", async () => {
+      const store = await fresh();
+      const at = (day: number) => T0 - day * DAY;
+      await store.upsertTools('p', [{ id: 'added', description: 'x' }], { at: at(9) });
+      await store.upsertTools('p', [{ id: 'added', description: 'y' }], { at: at(8) });
+      await store.insertExecution(
+        'p',
+        { id: 'run-0', intent: 'one', startedAt: T0, calls: [sessionCall('inserted', 0)] },
+        { at: at(7) },
+      );
+      const run = { id: 'run-1', intent: 'two', startedAt: T0, calls: [sessionCall('recorded', 0)] };
+      await store.recordExecutions('p', [{ execution: run, events: [] }], foldEdge, { at: at(6) });
+      await store.appendCalls('p', HEAD, () => [sessionCall('appended', 0)], learnAppended, foldEdge, { at: at(5) });
+      const rows = [];
+      for await (const batch of store.exportRows('tools')) rows.push(...batch);
+      expect(
+        rows.map((r) => [r.id, r.created_at, r.updated_at]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      ).toEqual([
+        ['added', at(9), at(8)],
+        ['appended', at(5), at(5)],
+        ['inserted', at(7), at(7)],
+        ['recorded', at(6), at(6)],
+      ]);
+    });
+
     test('a new store exports no rows from any table', async () => {
       const store = await fresh();
       const all = await exportAll(store);

@@ -470,7 +470,15 @@ export interface BackupReport {
 
 /** The tool catalogue and the edges between tools (SPEC §3–§4). */
 export interface ToolGraphStore {
-  upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }>;
+  /**
+   * `at`: the writer's clock (the engine's `now`), a new tool's `createdAt` and every written one's `updatedAt`; the
+   * machine clock when not given.
+   */
+  upsertTools(
+    scope: string,
+    tools: readonly ToolUpsert[],
+    options?: { at?: EpochMs },
+  ): Promise<{ inserted: number; updated: number }>;
   getTool(scope: string, id: string): Promise<ToolRecord | undefined>;
   listTools(scope: string): Promise<ToolRecord[]>;
   /** BM25 over tool ids (split into words) and descriptions; `match` is a safe FTS5 expression. */
@@ -492,7 +500,8 @@ export interface ToolGraphStore {
 
 /** Recorded executions and their calls; recording one folds its edge events into the tool graph. */
 export interface ExecutionStore {
-  insertExecution(scope: string, execution: ExecutionRecord): Promise<void>;
+  /** `at`: when a tool its calls name joins the catalogue (as `upsertTools`'s). */
+  insertExecution(scope: string, execution: ExecutionRecord, options?: { at?: EpochMs }): Promise<void>;
   /**
    * Records executions in one transaction: each execution with its calls, every unknown tool into
    * the catalogue, and every edge event folded into its edge with `fold`. All or nothing.
@@ -501,8 +510,11 @@ export interface ExecutionStore {
     scope: string,
     batch: readonly ExecutionBatchItem[],
     fold: EdgeFold,
-    /** `workflow` merges each execution (as stored, scrubbed) into its learned workflow, in the same transaction. */
-    options?: { workflow?: WorkflowOf },
+    /**
+     * `workflow` merges each execution (as stored, scrubbed) into its learned workflow, in the same transaction;
+     * `at`: when an unknown tool joins the catalogue (as `upsertTools`'s).
+     */
+    options?: { workflow?: WorkflowOf; at?: EpochMs },
   ): Promise<RecordReport>;
   /**
    * Appends calls to one execution in one transaction, creating it from `head` when it does not exist:
@@ -525,9 +537,10 @@ export interface ExecutionStore {
     fold: EdgeFold,
     /**
      * `dequeue`: hook events (by seq) the calls came from, deleted from the queue in the same transaction;
-     * `workflows`: how the calls move the execution between learned workflows, merged in the same transaction.
+     * `workflows`: how the calls move the execution between learned workflows, merged in the same transaction;
+     * `at`: when an unknown tool joins the catalogue (as `upsertTools`'s).
      */
-    options?: { dequeue?: readonly number[]; workflows?: WorkflowMove },
+    options?: { dequeue?: readonly number[]; workflows?: WorkflowMove; at?: EpochMs },
   ): Promise<AppendReport>;
   getExecution(scope: string, id: string): Promise<ExecutionRecord | undefined>;
   /**

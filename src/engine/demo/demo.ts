@@ -109,7 +109,7 @@ async function addMissingTools(
     ).map((t) => t.id),
   );
   const missing = tools.filter((t) => !present.has(t.id));
-  if (missing.length > 0) await store.upsertTools(credence.scope, missing);
+  if (missing.length > 0) await store.upsertTools(credence.scope, missing, { at: credence.now() });
 }
 
 /** An edge's confidence at `now` as every surface reads it (whole idle days: `credence edges` says the same). */
@@ -145,16 +145,20 @@ async function edgePromotion(credence: Credence, now: number): Promise<DemoSecti
     const stored = await store.getExecution(scope, run.id);
     if (stored !== undefined) run.at = stored.startedAt;
     else {
-      await store.insertExecution(scope, {
-        id: run.id,
-        intent: 'Read the config file and parse it',
-        startedAt: run.at,
-        endedAt: run.at + 40,
-        calls: [
-          { tool: 'read_file', status: 'success', retries: 0, consumes: [], at: run.at },
-          { tool: 'parse_json', status: run.parse, retries: 0, consumes: [0], at: run.at + 20 },
-        ],
-      });
+      await store.insertExecution(
+        scope,
+        {
+          id: run.id,
+          intent: 'Read the config file and parse it',
+          startedAt: run.at,
+          endedAt: run.at + 40,
+          calls: [
+            { tool: 'read_file', status: 'success', retries: 0, consumes: [], at: run.at },
+            { tool: 'parse_json', status: run.parse, retries: 0, consumes: [0], at: run.at + 20 },
+          ],
+        },
+        { at: now },
+      );
     }
     const event = { status: run.parse, at: run.at + 20 };
     dependency = observeEdge(dependency, event);

@@ -559,7 +559,7 @@ async function storedOrMeasured<T>(
   const revision = await revisionOf(ctx.store, ctx.scope);
   const value = await measure();
   if (store.putFit !== undefined && survivesJson(value)) {
-    const fit = { name, ...sizes, revision, value: JSON.stringify(value), fittedAt: Date.now() };
+    const fit = { name, ...sizes, revision, value: JSON.stringify(value), fittedAt: ctx.now() };
     // A store opened read-only (or a failed write) keeps nothing: the next process measures again.
     await store.putFit.call(ctx.store, ctx.scope, fit, { busyWaitMs: SIDE_WRITE_WAIT_MS }).catch(() => undefined);
   }

@@ -56,6 +56,8 @@ export interface SearchContext {
   scope: string;
   embedder: EmbeddingProvider;
   index: SearchIndex;
+  /** The engine's clock: when a fit kept in the store was made. */
+  now: () => number;
 }
 
 export interface SearchIndex extends SnapshotParts {

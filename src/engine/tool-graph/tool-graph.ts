@@ -274,7 +274,7 @@ async function recordFresh(
     // Each run merges into its learned workflow in the same transaction (engine/workflows).
     await ensureWorkflows(ctx.store, scope);
     try {
-      return await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf });
+      return await ctx.store.recordExecutions(scope, batch, foldEdge, { workflow: workflowOf, at: ctx.now() });
     } catch (error) {
       if (sourced.size === 0 || attempt >= RECORD_ATTEMPTS || !isDuplicateKey(error)) throw error;
     }
@@ -447,7 +447,7 @@ export async function appendCalls(
       ),
     (before, after) => tracker.events(before, after),
     foldEdge,
-    { ...options, workflows: (before, after, execution) => tracker.workflows(before, after, execution) },
+    { ...options, workflows: (before, after, execution) => tracker.workflows(before, after, execution), at: now },
   );
   tracker.commit();
   return {
@@ -473,7 +473,7 @@ export async function addTools(
     ...(t.origin === undefined ? {} : { origin: t.origin }),
     ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
   }));
-  return ctx.store.upsertTools(ctx.scope, checked);
+  return ctx.store.upsertTools(ctx.scope, checked, { at: ctx.now() });
 }
 
 /**
@@ -505,7 +505,7 @@ export async function declareEdge(
   const newTools: string[] = [];
   for (const id of [from, to]) {
     if ((await ctx.store.getTool(ctx.scope, id)) === undefined) {
-      await ctx.store.upsertTools(ctx.scope, [{ id, description: '' }]);
+      await ctx.store.upsertTools(ctx.scope, [{ id, description: '' }], { at: ctx.now() });
       newTools.push(id);
     }
   }

@@ -582,8 +582,12 @@ export class PgStore implements Store {
 
   // ---- tools ---------------------------------------------------------------------------------
 
-  async upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }> {
-    const now = Date.now();
+  async upsertTools(
+    scope: string,
+    tools: readonly ToolUpsert[],
+    options: { at?: EpochMs } = {},
+  ): Promise<{ inserted: number; updated: number }> {
+    const now = options.at ?? Date.now();
     return this.#tx(async (c) => {
       let inserted = 0;
       let updated = 0;
@@ -629,13 +633,18 @@ export class PgStore implements Store {
 
   /**
    * Adds calls to each tool's counter (an atomic upsert: concurrent writers add, never overwrite),
-   * creating unknown tools with an empty description; returns the new ones. Tools in id order, so
-   * two writers take the row locks in the same order.
+   * creating unknown tools with an empty description, created `at` (the machine clock when not given); returns the
+   * new ones. Tools in id order, so two writers take the row locks in the same order.
    */
-  async #countCalls(c: Queryable, scope: string, perTool: ReadonlyMap<string, number>): Promise<string[]> {
+  async #countCalls(
+    c: Queryable,
+    scope: string,
+    perTool: ReadonlyMap<string, number>,
+    at: EpochMs | undefined,
+  ): Promise<string[]> {
     if (perTool.size === 0) return [];
     const ids = [...perTool.keys()].sort(byCodePoint);
-    const now = Date.now();
+    const now = at ?? Date.now();
     const rows = await this.#rows(
       `INSERT INTO tools (scope, id, description, calls, created_at, updated_at)
        SELECT $1, v.id, '', v.n, $4, $4 FROM unnest($2::text[], $3::bigint[]) ` +
@@ -912,11 +921,11 @@ export class PgStore implements Store {
 
   // ---- executions ----------------------------------------------------------------------------
 
-  async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
+  async insertExecution(scope: string, raw: ExecutionRecord, options: { at?: EpochMs } = {}): Promise<void> {
     const execution = this.#policy.scrub(raw);
     await this.#tx(async (c) => {
       await this.#insertExecutions(c, scope, [execution]);
-      await this.#countCalls(c, scope, callsPerTool(execution.calls));
+      await this.#countCalls(c, scope, callsPerTool(execution.calls), options.at);
     });
   }
 
@@ -989,7 +998,7 @@ export class PgStore implements Store {
     scope: string,
     batch: readonly ExecutionBatchItem[],
     fold: EdgeFold,
-    options: { workflow?: WorkflowOf } = {},
+    options: { workflow?: WorkflowOf; at?: EpochMs } = {},
   ): Promise<RecordReport> {
     const items = batch.map((item) => this.#policy.scrub(item));
     return this.#tx(async (c) => {
@@ -1007,7 +1016,12 @@ export class PgStore implements Store {
       );
       // Workflows after edges and before tools: one lock order in every transaction.
       if (options.workflow !== undefined) await this.#mergeWorkflows(c, scope, workflowsOf(items, options.workflow));
-      const newTools = await this.#countCalls(c, scope, callsPerTool(items.flatMap((i) => i.execution.calls)));
+      const newTools = await this.#countCalls(
+        c,
+        scope,
+        callsPerTool(items.flatMap((i) => i.execution.calls)),
+        options.at,
+      );
       return { newTools, edges: [...edges.values()] };
     });
   }
@@ -1018,7 +1032,7 @@ export class PgStore implements Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
-    options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
+    options: { dequeue?: readonly number[]; workflows?: WorkflowMove; at?: EpochMs } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
     // When the append fails, the execution's kept calls are forgotten (their spare list may have grown).
@@ -1083,7 +1097,7 @@ export class PgStore implements Store {
           scope,
           options.workflows(before, after, { intent: String(row.intent), startedAt }),
         );
-      const newTools = await this.#countCalls(c, scope, callsPerTool(added));
+      const newTools = await this.#countCalls(c, scope, callsPerTool(added), options.at);
       return {
         newTools,
         edges: [...edges.values()],

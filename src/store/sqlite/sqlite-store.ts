@@ -498,8 +498,12 @@ export class SqliteStore implements Store {
 
   // ---- tools ---------------------------------------------------------------------------------
 
-  async upsertTools(scope: string, tools: readonly ToolUpsert[]): Promise<{ inserted: number; updated: number }> {
-    const now = Date.now();
+  async upsertTools(
+    scope: string,
+    tools: readonly ToolUpsert[],
+    options: { at?: EpochMs } = {},
+  ): Promise<{ inserted: number; updated: number }> {
+    const now = options.at ?? Date.now();
     const exists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
     const upsert = this.#stmt(`
       INSERT INTO tools (scope, id, description, input_schema, origin, annotations, created_at, updated_at)
@@ -612,21 +616,24 @@ export class SqliteStore implements Store {
 
   // ---- executions ----------------------------------------------------------------------------
 
-  async insertExecution(scope: string, raw: ExecutionRecord): Promise<void> {
+  async insertExecution(scope: string, raw: ExecutionRecord, options: { at?: EpochMs } = {}): Promise<void> {
     this.#write(() => {
       this.#insertExecution(scope, raw);
-      this.#countCalls(scope, callsPerTool(raw.calls));
+      this.#countCalls(scope, callsPerTool(raw.calls), options.at);
     });
   }
 
-  /** Adds calls to each tool's counter, creating unknown tools with an empty description; returns the new ones. */
-  #countCalls(scope: string, perTool: ReadonlyMap<string, number>): string[] {
+  /**
+   * Adds calls to each tool's counter, creating unknown tools with an empty description, created `at` (the machine
+   * clock when not given); returns the new ones.
+   */
+  #countCalls(scope: string, perTool: ReadonlyMap<string, number>, at: EpochMs | undefined): string[] {
     const toolExists = this.#stmt('SELECT 1 FROM tools WHERE scope = ? AND id = ?');
     const insertTool = this.#stmt(
       `INSERT INTO tools (scope, id, description, calls, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?)`,
     );
     const countCalls = this.#stmt('UPDATE tools SET calls = calls + ? WHERE scope = ? AND id = ?');
-    const now = Date.now();
+    const now = at ?? Date.now();
     const newTools: string[] = [];
     for (const [tool, calls] of perTool) {
       if (toolExists.get(scope, tool) === undefined) {
@@ -883,7 +890,7 @@ export class SqliteStore implements Store {
     scope: string,
     batch: readonly ExecutionBatchItem[],
     fold: EdgeFold,
-    options: { workflow?: WorkflowOf } = {},
+    options: { workflow?: WorkflowOf; at?: EpochMs } = {},
   ): Promise<RecordReport> {
     // Tool ids and edge ends are text like any other: scrubbed once, so every table agrees on them.
     const items = batch.map((item) => this.#policy.scrub(item));
@@ -925,7 +932,7 @@ export class SqliteStore implements Store {
         callRows,
       );
       for (const item of items) this.#foldEvents(scope, item.events, fold, cache, edges, lookedUp);
-      const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)));
+      const newTools = this.#countCalls(scope, callsPerTool(items.flatMap((item) => item.execution.calls)), options.at);
       this.#writeEdges(scope, edges.values());
       if (options.workflow !== undefined) this.#mergeWorkflows(scope, workflowsOf(items, options.workflow));
       return { newTools, edges, version: this.#dataVersionNow() };
@@ -940,7 +947,7 @@ export class SqliteStore implements Store {
     build: (before: readonly CallRecord[]) => CallRecord[],
     learn: (before: readonly CallRecord[], after: readonly CallRecord[]) => readonly ExecutionEdgeEvent[],
     fold: EdgeFold,
-    options: { dequeue?: readonly number[]; workflows?: WorkflowMove } = {},
+    options: { dequeue?: readonly number[]; workflows?: WorkflowMove; at?: EpochMs } = {},
   ): Promise<AppendReport> {
     const head = this.#policy.scrub(rawHead);
     const report = this.#appending(scope, head.id, () => {
@@ -972,7 +979,7 @@ export class SqliteStore implements Store {
       this.#insertCalls(scope, head.id, added, before.length);
       const edges = new Map<string, EdgeRecord>();
       this.#foldEvents(scope, events, fold, this.#edgeCacheFor(scope), edges);
-      const newTools = this.#countCalls(scope, callsPerTool(added));
+      const newTools = this.#countCalls(scope, callsPerTool(added), options.at);
       this.#writeEdges(scope, edges.values());
       if (options.workflows !== undefined) {
         const intent = row === undefined ? head.intent : String(row.intent);
