@@ -2273,3 +2273,30 @@ describe('scrubText on keys told in prose and AWS secret keys beside what names 
     },
   );
 });
+
+describe('a value of small letters that contains a credential word (walk 17, item 2)', () => {
+  it.each([
+    ['JWT_SECRET=mysupersecretjwtkey', 'JWT_SECRET=[REDACTED:credential]'],
+    ['JWT_SECRET=secretkey', 'JWT_SECRET=[REDACTED:credential]'],
+    ['secret: mysecretvalue', 'secret: [REDACTED:credential]'],
+    ['SESSION_KEY: "plainwordsecret"', 'SESSION_KEY: "[REDACTED:credential]"'],
+    [
+      'DB_PASSWORD=correcthorsebattery\nJWT_SECRET=supersecretkey\n',
+      'DB_PASSWORD=[REDACTED:credential]\nJWT_SECRET=[REDACTED:credential]\n',
+    ],
+  ])('is the secret in %j', (text, scrubbed) => {
+    expect(scrubText(text).text).toBe(scrubbed);
+  });
+
+  it.each([
+    'password=passwd',
+    'auth: credentials',
+    'token: "passwords"',
+    'token: accesstoken',
+    'DB_PASSWORD=password',
+    'export GITHUB_TOKEN=$GH_TOKEN',
+    'SESSION_KEY: "SESSION_SECRET"',
+  ])('stays a name in %j', (text) => {
+    expect(scrubText(text).text).toBe(text);
+  });
+});

@@ -92,6 +92,11 @@ const CAMEL_CASE = /[a-z][A-Z]/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const PATH_LIKE = /^(?:~|\.{1,2})?\/[\w./-]*$/;
 const NAMES_A_SECRET = /pass|pwd|secret|token|key|auth|cred/i;
+/** One credential word, the way a name or a kind is written (`passwords`, `credentials`, `authorization`). */
+const ONE_CREDENTIAL_WORD = new RegExp(
+  String.raw`^(?:pass(?:word|phrase|code|key)?|passwd|(?:api|access|refresh|auth|secret|private|session)?` +
+    String.raw`(?:key|token|secret)|auth(?:orization|entication)?|cred(?:ential)?)s?$`,
+);
 /** The value of a flag that points at a secret (`docker build --secret id=npm,src=…`, `--secret type=env,…`). */
 const SECRET_REFERENCE = /^(?:id|src|source|type|env|target|required|mode|uid|gid)=/i;
 const SAME_CHARACTER = /^(.)\1*$/s;
@@ -276,7 +281,7 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
   if (cls === 'token' && ONLY_DIGITS.test(v)) return false;
   const bareWord = IDENTIFIER.test(v) && !HAS_DIGIT.test(v);
   // names a secret (`userToken`, "GITHUB_TOKEN"), is not one
-  if (bareWord && !option && NAMES_A_SECRET.test(v)) return false;
+  if (bareWord && !option && NAMES_A_SECRET.test(v) && readsAsSecretName(v, form)) return false;
   if (form === 'quoted') {
     if (!HAS_SPACE.test(v)) return true;
     const passphrase =
@@ -297,6 +302,18 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
     if (form === 'colon' && (v.length < SCRUB_DEFAULTS.minBareWordLength || CAMEL_CASE.test(v))) return false;
   }
   return true;
+}
+
+/**
+ * Whether a digit-free word naming a secret reads as the name of one: written as code and env names are (`userToken`,
+ * `GITHUB_TOKEN`, `$pw`), short (`passwd`, `passed`), or one credential word (`credentials`, `apikey`). A long word
+ * of small letters that only contains one (`mysupersecretjwtkey`, `plainwordsecret`) is a dev secret made of words,
+ * and so is any word of small letters on an env line (`JWT_SECRET=secretkey`), where nothing is code.
+ */
+function readsAsSecretName(v: string, form: ValueForm): boolean {
+  if (HAS_UPPER.test(v) || v.includes('_') || v.includes('$')) return true;
+  if (form === 'env') return false;
+  return v.length < SCRUB_DEFAULTS.minBareWordLength || ONE_CREDENTIAL_WORD.test(v);
 }
 
 /**
