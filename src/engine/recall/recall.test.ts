@@ -104,3 +104,61 @@ describe('recall ranking and labels', () => {
     await credence.close();
   });
 });
+
+describe('recall across the full-text tables (walk 17, item 3)', () => {
+  const observation = (observation: string, evidence: string) => ({
+    timestamp: '2026-05-30T10:00:00Z',
+    type: 'correction' as const,
+    context: { task: 'install a package' },
+    observation,
+    evidence: [evidence],
+    confidence: 0.7,
+  });
+
+  async function learned(memories: { id: string; title: string; text: string; category?: 'skill' | 'note' }[]) {
+    const credence = await engine();
+    await credence.observe([
+      observation('No, dont use npm here, we always use pnpm', 'No, dont use npm here, we always use pnpm'),
+      observation('use pnpm, not npm', 'we always use pnpm'),
+      observation('tests failed: npm test', 'npm test exited 1'),
+      observation('committed without running tests', 'git commit -am fix'),
+      ...['cart', 'checkout', 'invoice', 'refund', 'coupon', 'basket', 'shipping', 'tax'].map((w) =>
+        observation(`edited src/${w}.ts`, `the ${w} total is rounded`),
+      ),
+    ]);
+    await engineStore(credence).upsertMemories(
+      'r',
+      memories.map((m) => ({
+        ...m,
+        category: m.category ?? ('note' as const),
+        tags: [],
+        confidence: 0.91,
+        createdAt: NOW - DAY,
+        updatedAt: NOW - DAY,
+      })),
+    );
+    return credence;
+  }
+
+  it('ranks a lone skill holding every word of the query with the observations holding them', async () => {
+    const credence = await learned([
+      { id: 'skill-pnpm', category: 'skill', title: 'pnpm', text: "No, don't use npm here, we always use pnpm" },
+    ]);
+    const results = await credence.recall('pnpm or npm', { limit: 10, track: false });
+    const skill = results.find((r) => r.id === 'skill-pnpm');
+    expect(skill?.parts.bm25Relative).toBe(1);
+    expect(results.findIndex((r) => r.id === 'skill-pnpm')).toBeLessThan(
+      results.findIndex((r) => r.title === 'tests failed: npm test'),
+    );
+    await credence.close();
+  });
+
+  it('does not lift a lone memory holding one word of the query to the best observation', async () => {
+    const credence = await learned([{ id: 'deploys', title: 'Deploys', text: 'Deploys use npm scripts on staging.' }]);
+    const results = await credence.recall('pnpm or npm', { limit: 10, track: false });
+    const note = results.find((r) => r.id === 'deploys');
+    expect(note?.parts.bm25Relative).toBeCloseTo(0.5, 12);
+    expect(results[0]?.kind).toBe('observation');
+    await credence.close();
+  });
+});
