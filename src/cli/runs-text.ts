@@ -8,7 +8,7 @@
  */
 import { type RunListing, runSummary } from '../engine/runs.js';
 import { cutChars } from '../core/text/plain-text.js';
-import { RUN_SUCCESS_QUALITY } from '../core/runs/run-quality.js';
+import { qualityText } from '../core/runs/run-quality.js';
 
 /**
  * @default maxSteps 8 steps shown per run, fewer when they pass maxWidth 140 characters; maxIntent 120 characters of
@@ -75,15 +75,6 @@ export function oneLine(text: string, max: number = RUNS_TEXT_DEFAULTS.maxIntent
 function restatesCalls(r: Run, summary: string): boolean {
   const nodes = r.nodes.map((n) => ({ name: n.tool, status: n.status, retries: n.retries }));
   return summary === runSummary(r.intent, nodes, r.confidence);
-}
-
-/**
- * A run's quality with two decimals that agree with its verdict: a failure just under 0.5 (0.496, a float sum's
- * 0.49999999999999994) is cut down to 0.49, where rounding printed "0.50 failure" (walk 16, item 8).
- */
-function qualityText(quality: number, succeeded: boolean): string {
-  const text = quality.toFixed(2);
-  return succeeded || Number(text) < RUN_SUCCESS_QUALITY ? text : (Math.floor(quality * 100) / 100).toFixed(2);
 }
 
 /**

@@ -14,6 +14,7 @@ import { foldRepeats } from '../core/recall/fold-repeats.js';
 import { requireWithinLimit } from '../core/limits.js';
 import { utcDay } from '../core/time.js';
 import { layoutGraph } from '../core/graph/graph-layout.js';
+import { qualityText } from '../core/runs/run-quality.js';
 import { EDGE_SOURCES, EDGE_TYPES, type EdgeType } from '../core/types.js';
 import type { Credence } from '../engine/engine.js';
 import type { ProbabilityFields } from '../engine/calibration.js';
@@ -394,13 +395,20 @@ export async function calibrationPayload(credence: Credence) {
   return credence.calibration();
 }
 
-/** Recent runs with their intent, calls, outcomes and confidence (and each node's parts). */
+/**
+ * Recent runs with their intent, calls, outcomes, quality and whether it makes them a success (`qualityText`: the two
+ * decimals `credence runs` prints), and the confidence a run was stored with (null without one) with its band.
+ */
 export async function runsPayload(credence: Credence, options: { limit?: number } = {}) {
   const runs = await credence.runs({ limit: options.limit ?? 50 });
   return {
     scope: credence.scope,
     now: iso(credence.now()),
-    runs: runs.map((r) => ({ ...r, band: r.confidence === null ? null : bandOf(r.confidence) })),
+    runs: runs.map((r) => ({
+      ...r,
+      qualityText: qualityText(r.quality, r.succeeded),
+      band: r.confidence === null ? null : bandOf(r.confidence),
+    })),
   };
 }
 

@@ -288,6 +288,33 @@ const executablePath = chromiumFor('dashboard explanation tests');
     await page.close();
   });
 
+  it("shows each run's quality and verdict as `credence runs` prints them, a run without confidence too", async () => {
+    // Walk 17, item 4: a hook's run has no confidence of its own; the page showed "—" and never its failure.
+    const runs = [
+      {
+        intent: 'refactor the checkout',
+        calls: [
+          { tool: 'Edit', status: 'success' },
+          { tool: 'Bash', status: 'failure' },
+        ],
+      },
+      { intent: 'read the cart', calls: [{ tool: 'Read', status: 'success' }] },
+      { intent: 'flow with its own confidence', confidence: 0.62, calls: [{ tool: 'Read', status: 'success' }] },
+    ];
+    run(['--now', NOW, 'record', '--jsonl', '-'], `${runs.map((r) => JSON.stringify(r)).join('\n')}\n`, 'walk17');
+    const cli = run(['--now', NOW, 'runs'], undefined, 'walk17')
+      .split('\n')
+      .flatMap((l) => /^\S+ {2}(\d\.\d\d (?:success|failure)) /.exec(l)?.slice(1, 2) ?? []);
+    expect([...cli].sort()).toEqual(['0.00 failure', '0.62 success', '1.00 success']);
+    const at = await serve(['--now', NOW, '--token', TOKEN], 'walk17');
+    const page = await open(`/runs#token=${TOKEN}`, undefined, at);
+    await marker(page, 'pageRendered');
+    const shown = await page.locator('#runs tbody tr td:nth-child(4)').allTextContents();
+    expect(shown.map((t) => t.slice(0, 12))).toEqual(cli);
+    expect(shown[cli.indexOf('0.62 success')]).toContain('recorded with confidence 0.62');
+    await page.close();
+  });
+
   it("prints each tool's score and the DAG's confidence as the CLI does, with the API's probability", async () => {
     const cli = run(['--now', NOW, 'tools', 'search', QUERY]);
     const dag = run(['--now', NOW, 'dag', QUERY]);

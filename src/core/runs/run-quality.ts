@@ -27,6 +27,16 @@ export interface QualityRun {
 /** The quality at and above which a run counts as a success. */
 export const RUN_SUCCESS_QUALITY = 0.5;
 
+/**
+ * A run's quality with two decimals that agree with its verdict, as `credence runs` and the dashboard's Runs page
+ * print it: a failure just under 0.5 (0.496, a float sum's 0.49999999999999994) is cut down to 0.49, where rounding
+ * printed "0.50 failure" (walk 16, item 8).
+ */
+export function qualityText(quality: number, succeeded: boolean): string {
+  const text = quality.toFixed(2);
+  return succeeded || Number(text) < RUN_SUCCESS_QUALITY ? text : (Math.floor(quality * 100) / 100).toFixed(2);
+}
+
 /** Calls' worth by status and retries: a run's calls repeat few of them, and recording reads many runs. */
 const outcomes = new Map<string, number>();
 

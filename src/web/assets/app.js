@@ -1662,7 +1662,7 @@
             {},
             h('th', {}, 'instinct'),
             h('th', {}, 'status'),
-            h('th', {}, 'confidence'),
+            h('th', {}, 'quality'),
             h('th', {}, 'evidence'),
             h('th', {}, 'history'),
           ),
@@ -1719,8 +1719,11 @@
       h(
         'p',
         { class: 'muted' },
-        "A run's confidence is the mean of its calls' outcome confidence: " +
-          'success 0.7, partial 0.5, failure 0.3, −0.1 a retry, +0.05 a later call that used its output (SPEC §7).',
+        'A run succeeds when its quality is at least 0.5 (what credence runs prints): ' +
+          'its quality is 0 when a failure stands (a failed call no later call of the same tool made good, ' +
+          'a flow that stopped, a task that failed), ' +
+          'else the confidence the run was recorded with when it has one, else the mean of its calls’ worth ' +
+          '(a failed call 0, another its outcome confidence over 0.7). Hover a call for its outcome confidence.',
       ),
       tableOf(
         { id: 'runs' },
@@ -1733,7 +1736,7 @@
             h('th', {}, 'started'),
             h('th', {}, 'intent'),
             h('th', {}, 'calls and outcomes'),
-            h('th', {}, 'confidence'),
+            h('th', {}, 'quality'),
           ),
         ),
         h(
@@ -1761,7 +1764,15 @@
                   ),
                 ),
               ),
-              h('td', {}, r.confidence === null ? '—' : [meter(r.confidence), `${fmt(r.confidence)} `, band(r.band)]),
+              h(
+                'td',
+                { class: 'quality' },
+                meter(r.quality),
+                `${r.qualityText} ${r.succeeded ? 'success' : 'failure'}`,
+                r.confidence === null
+                  ? null
+                  : h('div', { class: 'parts' }, `recorded with confidence ${fmt(r.confidence)} `, band(r.band)),
+              ),
             ),
           ),
         ),
