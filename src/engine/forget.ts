@@ -251,7 +251,8 @@ async function withdrawEvidence(
  * skill learned from the same ones (holding all of them, or held in them: the instinct a skill was promoted from, the
  * skill it became). Their other observations go too unless a remaining instinct or skill holds them; one sharing only
  * some of the forgotten observations loses those (and goes when none remain); nothing is followed further. Every
- * skill file touched is read first: one with broken markers refuses the whole forget before anything is deleted.
+ * instinct and skill file touched is read first: one with broken markers, or a folder outside the root, refuses the
+ * whole forget before anything is deleted.
  * What `forget` removed stays removed through the next `evolve` (new observations may teach it again).
  */
 async function forgetLearned(
@@ -282,7 +283,13 @@ async function forgetLearned(
     ...skills.filter((k) => !same(k) && k.evidence.some((e) => ids.has(e))),
   ];
   for (const k of touched) checkSkillFile(ctx.layout, k.name);
-  for (const i of instincts.filter((x) => !same(x) && x.evidence.some((e) => ids.has(e))))
+  // The instincts too: the forgotten one's own file and those going with it (a folder outside the root, broken
+  // markers) refuse here, as a skill's do, not after its rows are deleted (walk 18, item 1).
+  for (const i of [
+    ...(item.kind === 'instinct' ? [item.record] : []),
+    ...goingInstincts,
+    ...instincts.filter((x) => !same(x) && x.evidence.some((e) => ids.has(e))),
+  ])
     checkInstinctFile(ctx.layout, i.slug);
   if (item.kind === 'skill') await dropSkill(ctx, forgotten.id, item.record.name, result.files, now);
   else await dropInstinct(ctx, forgotten.id, item.record.slug, result.files, now);

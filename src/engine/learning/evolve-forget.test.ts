@@ -205,4 +205,26 @@ describe('forget an instinct or a skill (a newcomer: the next evolve learned it 
     await expect(c.forget('instinct-pnpm')).rejects.toThrow(/credence:end markers/);
     expect([(await store.listInstincts('s')).length, (await store.listObservations('s', {})).length]).toEqual([2, 4]);
   });
+
+  it("the instinct's own file, broken or in a folder outside the root, refuses before anything goes", async () => {
+    const { root, store, at } = setup();
+    const c = await at(T0);
+    await c.observe(said(['use pnpm', 'pnpm not npm', 'no npm here'], T0));
+    const ids = (await store.listObservations('s', {})).map((o) => o.id);
+    await store.upsertInstinct('s', instinct('pnpm', ids));
+    const kept = async () => [(await store.listInstincts('s')).length, (await store.listObservations('s', {})).length];
+    await expect(c.forget('instinct-pnpm', { dir: '/tmp' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+    await expect(c.forget('instinct-pnpm', { dir: '../elsewhere' })).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_ROOT',
+    });
+    expect(await kept()).toEqual([1, 3]);
+    mkdirSync(join(root, '.credence/instincts'), { recursive: true });
+    writeFileSync(join(root, '.credence/instincts/pnpm.md'), '# Pnpm\n<!-- credence:begin (x) -->\n');
+    await expect(c.forget('instinct-pnpm')).rejects.toThrow(/1 credence:begin and 0 credence:end markers/);
+    expect(await kept()).toEqual([1, 3]);
+    // Mended, the same forget goes through.
+    rmSync(join(root, '.credence/instincts/pnpm.md'));
+    expect((await c.forget('instinct-pnpm')).kind).toBe('instinct');
+    expect(await kept()).toEqual([0, 0]);
+  });
 });
