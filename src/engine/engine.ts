@@ -18,7 +18,7 @@ import * as limits from '../core/limits.js';
 import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { forgetSpooledSession } from '../platform/hook-spool.js';
-import { aheadOfClock, fixedClockName, MACHINE_CLOCK, parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, aheadOfClockReason, fixedClockName, MACHINE_CLOCK, parseIsoInstant } from '../core/time.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { NEWEST_SCHEMA_VERSION, openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
@@ -747,6 +747,13 @@ export class Credence {
     requireList('observations', observations);
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
     const checked = observations.map(parseObservation);
+    // A time more than a day after the clock would keep what it teaches from decaying until then (walk 18, item 2).
+    const now = this.now();
+    checked.forEach((o, i) => {
+      const ahead = aheadOfClockReason(o.timestamp, now, undefined, this.#clockName);
+      if (ahead !== undefined)
+        throw new CredenceError('INVALID_INPUT', `invalid observation: observations[${i}].timestamp: ${ahead}`);
+    });
     const report = await this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
     await this.#recallTakesWrite();
     return report;
@@ -1071,7 +1078,7 @@ export class Credence {
   }
 
   get #graph(): graph.GraphContext {
-    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId };
+    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId, clockName: this.#clockName };
   }
 
   /** The scope's tool catalogue, by id (`credence tools`). */

@@ -108,6 +108,75 @@ describe('the library names an argument of the wrong type', () => {
     });
 });
 
+// Walk 18, item 2: the CLI refused a time ahead of the clock, the library and MCP stored it (edges that never decay).
+describe('a time more than a day after now is refused, naming the field, nothing stored', () => {
+  const NOW = Date.parse('2026-11-28T00:00:00Z');
+  const LATER = '2099-01-01T00:00:00Z';
+  const two = (call: Record<string, unknown> = {}) => [
+    { tool: 'a', status: 'success' as const, ...call },
+    { tool: 'b', status: 'success' as const },
+  ];
+  const cases: [string, (c: any) => Promise<unknown>, RegExp][] = [
+    ["a run's startedAt", (c) => c.recordExecution({ intent: 'x', startedAt: LATER, calls: two() }), /startedAt: 2099/],
+    [
+      "a call's at",
+      (c) => c.recordExecution({ intent: 'x', calls: two({ at: Date.parse(LATER) }) }),
+      /calls\[0\]\.at: /,
+    ],
+    [
+      'one run of a batch',
+      (c) =>
+        c.recordExecutions([
+          { intent: 'x', calls: two() },
+          { intent: 'y', startedAt: LATER, calls: two() },
+        ]),
+      /startedAt: 2099/,
+    ],
+    [
+      "a workflow run's startedAt",
+      (c) => {
+        const at = Date.parse(LATER);
+        const node = { name: 'a', intent: 'general', intentRule: 'default', status: 'success', retries: 0 };
+        return c.recordRun({
+          intent: 'x',
+          startedAt: at,
+          endedAt: at + 10,
+          nodes: [{ ...node, startedAt: at, durationMs: 5, consumes: [] }],
+        });
+      },
+      /startedAt: \d+ \(2099/,
+    ],
+    [
+      "an observation's timestamp",
+      (c) => c.observe([{ type: 'correction', observation: 'o', confidence: 0.5, timestamp: LATER }]),
+      /observations\[0\]\.timestamp: 2099/,
+    ],
+    [
+      'observeNow with a timestamp',
+      (c) => c.observeNow({ type: 'correction', observation: 'o', timestamp: LATER }),
+      /timestamp: 2099/,
+    ],
+  ];
+  for (const [name, call, message] of cases)
+    it(name, async () => {
+      const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: NOW });
+      const before = await engineStore(credence).counts('p');
+      await expect(call(credence)).rejects.toMatchObject({ code: 'INVALID_INPUT', message });
+      await expect(call(credence)).rejects.toThrow(/after this machine's clock|give a time up to now/);
+      expect(await engineStore(credence).counts('p')).toEqual(before);
+      await credence.close();
+    });
+
+  it('a time within a day of now is taken (time zones, a clock a little behind)', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: NOW });
+    const soon = new Date(NOW + 3_600_000).toISOString();
+    await credence.recordExecution({ intent: 'x', startedAt: soon, calls: two() });
+    await credence.observe([{ type: 'correction', observation: 'o', confidence: 0.5, timestamp: soon }]);
+    expect((await engineStore(credence).counts('p')).observations).toBe(1);
+    await credence.close();
+  });
+});
+
 describe('dailyActivity', () => {
   it('counts up to ten years of days, one entry a day', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: 0 });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { CredenceError, isDuplicateKey } from '../../core/errors.js';
 import { compareCodePoints } from '../../core/rank-order.js';
 import { scrubText } from '../../core/security/scrub.js';
-import { parseIsoInstant } from '../../core/time.js';
+import { aheadOfClockReason, parseIsoInstant } from '../../core/time.js';
 import { isBlankText } from '../../core/text/plain-text.js';
 import { edgeConfidence, rankSuggestions, EDGE_DEFAULTS, EDGE_READ_OPTIONS } from '../../core/graph/edge-confidence.js';
 import { forgetEdgeEvents, isConfirmed, observeEdge, templateEdge } from '../../core/graph/edge-promotion.js';
@@ -41,6 +41,8 @@ export interface GraphContext {
   scope: string;
   now: () => number;
   newId: () => string;
+  /** What messages call the clock `now` reads (core/time MACHINE_CLOCK when not given, or the --now one). */
+  clockName?: string;
 }
 
 /** An edge as users see it: the stored counters and its confidence now, explained. */
@@ -126,6 +128,24 @@ export function parseExecution(value: unknown): ExecutionInput {
   const parsed = ExecutionInputSchema.safeParse(value, PLAIN_ISSUES);
   if (!parsed.success) throw new CredenceError('INVALID_INPUT', `invalid execution: ${formatIssues(parsed.error)}`);
   return parsed.data;
+}
+
+/**
+ * Refuses an execution whose `startedAt` or a call's `at` is more than a day after `now` (core/time
+ * aheadOfClockReason), INVALID_INPUT naming the field: its edges would keep full confidence, without decay, until
+ * that time came. The library and MCP record through here; `credence record` checks its lines against the machine's
+ * clock itself (walk 18, item 2).
+ */
+export function refuseAheadOfNow(execution: ExecutionInput, now: number, clockName?: string): ExecutionInput {
+  const times: [string, string | number | undefined][] = [
+    ['startedAt', execution.startedAt],
+    ...execution.calls.map((call, i): [string, string | number | undefined] => [`calls[${i}].at`, call.at]),
+  ];
+  for (const [field, value] of times) {
+    const reason = value === undefined ? undefined : aheadOfClockReason(value, now, undefined, clockName);
+    if (reason !== undefined) throw new CredenceError('INVALID_INPUT', `invalid execution: ${field}: ${reason}`);
+  }
+  return execution;
 }
 
 /** Checks one catalogue entry; throws INVALID_INPUT naming every bad field. */
@@ -234,7 +254,7 @@ export async function recordExecutions(
   /** The items that carried their source's id, with their entry in `executions`. */
   const sourced = new Map<ExecutionBatchItem, RecordResult['executions'][number]>();
   for (const raw of inputs) {
-    const input = options.validate === false ? raw : parseExecution(raw);
+    const input = options.validate === false ? raw : refuseAheadOfNow(parseExecution(raw), ctx.now(), ctx.clockName);
     const { scope, item } = toItem(ctx, input, options.learn);
     const batch = byScope.get(scope);
     if (batch === undefined) byScope.set(scope, [item]);
