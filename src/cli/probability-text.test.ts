@@ -41,8 +41,12 @@ async function store(name: string, outcomes: number): Promise<(...argv: string[]
       kind,
       confidences.map((confidence, i) => ({ target: `${kind}-${i}`, confidence })),
     );
+    // Recorded once the last has come (never dated after the engine's now), then back to when they were shown.
+    const shownAt = t;
+    t = shownAt + 60_000 + outcomes * 1_000;
     for (const [i, id] of ids.entries())
-      await c.recordOutcome(id, i % 3 === 0 ? 'rejected' : 'accepted', { at: t + 60_000 + i * 1_000 });
+      await c.recordOutcome(id, i % 3 === 0 ? 'rejected' : 'accepted', { at: shownAt + 60_000 + i * 1_000 });
+    t = shownAt;
   }
   await c.close();
   return (...argv) => cliIn(dir, ['--db', db, '--scope', 'p', '--now', NOW, ...argv]);

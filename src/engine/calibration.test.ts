@@ -45,12 +45,16 @@ async function showAndSettle(cr: Credence, clock: { now: number }, kind: Outcome
     kind,
     confidences.map((confidence, i) => ({ target: `t${i}`, confidence })),
   );
-  const settledAt = clock.now + DAY;
+  const shownAt = clock.now;
+  const settledAt = shownAt + DAY;
+  // Recorded once the last has settled (an outcome is never dated after its engine's now); then back to when shown.
+  clock.now = settledAt + (n - 1) * 60_000;
   for (const [i, id] of ids.entries()) {
     await cr.recordOutcome(id, (confidences[i] as number) <= 0.5 ? 'accepted' : 'rejected', {
       at: settledAt + i * 60_000,
     });
   }
+  clock.now = shownAt;
   return confidences.map((confidence) => ({ confidence, outcome: confidence <= 0.5 ? 1 : 0 }));
 }
 
@@ -109,10 +113,10 @@ describe('calibration report (issue 24)', () => {
       confidences.map((confidence, i) => ({ target: `r${i}`, confidence })),
     );
     const verdicts = ['succeeded', 'failed', 'accepted', 'contradicted', 'validated'] as const;
+    clock.now = T0 + 2 * DAY;
     for (const [i, id] of ids.entries()) {
       await cr.recordOutcome(id, verdicts[(i * 7) % 5] as (typeof verdicts)[number], { at: T0 + DAY + i });
     }
-    clock.now = T0 + 2 * DAY;
     const [recall] = (await cr.calibration({ kind: 'recall' })).kinds;
     const points = confidences.map((confidence, i) => ({
       confidence,
@@ -132,7 +136,7 @@ describe('calibration report (issue 24)', () => {
     expect(await cr.calibration({ kind: 'recall' })).toBe(await cr.calibration({ kind: 'recall' }));
     const before = await cr.calibration({ kind: 'recall' });
     const [extra] = await cr.recordShown('recall', [{ target: 'r-extra', confidence: 0.9 }]);
-    await cr.recordOutcome(extra as string, 'failed', { at: T0 + DAY + 500 });
+    await cr.recordOutcome(extra as string, 'failed', { at: T0 + 2 * DAY });
     const after = await cr.calibration({ kind: 'recall' });
     expect(after).not.toBe(before);
     expect(after.kinds[0]?.outcomes).toBe(121);
@@ -264,12 +268,12 @@ describe('probability beside the confidence (issue 24)', () => {
       'next',
       confidences.map((confidence, i) => ({ target: `s${i}`, confidence })),
     );
+    clock.now = T0 + 2 * DAY;
     for (const [i, id] of ids.entries()) {
       await cr.recordOutcome(id, heldAt(confidences[i] as number, i) ? 'accepted' : 'rejected', {
         at: T0 + DAY + i * 60_000,
       });
     }
-    clock.now = T0 + 2 * DAY;
     const [next] = (await cr.calibration({ kind: 'next' })).kinds;
     expect(next?.selection?.calibrator).toBe('map');
     expect(next?.selection?.brier.map).toBeLessThan(next?.selection?.brier.seed as number);

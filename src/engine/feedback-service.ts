@@ -89,11 +89,40 @@ export async function recordOutcome(
   const at = options.at ?? ctx.now();
   if (!Number.isFinite(at))
     throw new CredenceError('INVALID_INPUT', `at ${shownValue(at)} is not a time (epoch milliseconds)`);
+  if (options.at !== undefined) await requireOutcomeTime(ctx, id, at);
   if (!(await ctx.store.setOutcome(ctx.scope, id, checked, at, { inferred: options.inferred === true })))
     throw new CredenceError('NOT_FOUND', `no shown result has the id ${JSON.stringify(id)} in scope ${ctx.scope}`, {
       details: { id },
     });
   return { id, outcome: checked, at };
+}
+
+/** An epoch time as given, with its ISO form when it has one. */
+const timeShown = (at: number): string => {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? String(at) : `${at} (${date.toISOString()})`;
+};
+
+/**
+ * An outcome's `at` given by the caller (walk 18, item 10): not before 1970, not after now (calibration reads the
+ * outcomes known at now: a later one would be listed but never counted), and not before the claim was shown (an
+ * outcome comes after what it judges). INVALID_INPUT naming `at` and why; an unknown id is left to the write.
+ */
+async function requireOutcomeTime(ctx: FeedbackContext, id: string, at: number): Promise<void> {
+  const refuse = (why: string): CredenceError => new CredenceError('INVALID_INPUT', `at ${timeShown(at)} ${why}`);
+  if (at < 0) throw refuse('is before 1970 (negative epoch milliseconds): give when the outcome was known');
+  const now = ctx.now();
+  if (at > now)
+    throw refuse(
+      `is after now (${new Date(now).toISOString()}): calibration counts an outcome from its time on, so it would ` +
+        'be listed but not counted until then; give a time up to now',
+    );
+  const shown = await ctx.store.getShown(ctx.scope, id);
+  if (shown !== undefined && at < shown.at)
+    throw refuse(
+      `is before the claim was shown (${new Date(shown.at).toISOString()}): an outcome comes after what it judges; ` +
+        'give a time from then to now',
+    );
 }
 
 /** Recorded outcomes with the confidence each claim was shown with (options checked, errors naming what is wrong). */

@@ -8,7 +8,8 @@ const T0 = Date.parse('2026-03-01T00:00:00Z');
 async function withRuns() {
   let n = 0;
   const store = openSqliteStore({ path: ':memory:' });
-  const credence = await openCredence({ store, scope: 'lib', now: T0, newId: () => `e${(n += 1)}` });
+  const clock = { now: T0 };
+  const credence = await openCredence({ store, scope: 'lib', now: () => clock.now, newId: () => `e${(n += 1)}` });
   await credence.addTools([
     { id: 'read_file', description: 'read a file from disk' },
     { id: 'parse_json', description: 'parse json text' },
@@ -22,7 +23,7 @@ async function withRuns() {
         { tool: 'parse_json', status: 'success', consumes: [0] },
       ],
     });
-  return { credence, store };
+  return { credence, store, clock };
 }
 
 const fail = async (run: () => Promise<unknown>): Promise<unknown> =>
@@ -33,12 +34,13 @@ const fail = async (run: () => Promise<unknown>): Promise<unknown> =>
 
 describe('outcomes of shown claims (issue 24)', () => {
   it('every surface records the confidence it showed; an outcome makes it a calibration point', async () => {
-    const { credence } = await withRuns();
+    const { credence, clock } = await withRuns();
     const [hit] = await credence.searchTools('parse json', { limit: 1 });
     const [next] = await credence.suggestNext('read_file');
     await credence.remember([{ category: 'decision', title: 'config', text: 'the config file is json' }]);
     const [memory] = await credence.recall('config json');
     expect([hit?.shownId, next?.shownId, memory?.shownId].every((id) => id?.startsWith('sh-'))).toBe(true);
+    clock.now = T0 + 7;
     await credence.recordOutcome(hit?.shownId as string, 'succeeded', { at: T0 + 5 });
     await credence.recordOutcome(next?.shownId as string, 'failed', { at: T0 + 6 });
     await credence.recordOutcome(memory?.shownId as string, 'accepted', { at: T0 + 7 });
@@ -68,6 +70,30 @@ describe('outcomes of shown claims (issue 24)', () => {
     const limit = await fail(() => credence.listOutcomes({ limit: -1 }));
     expect(isCredenceError(limit, 'INVALID_INPUT')).toBe(true);
     expect(await credence.listOutcomes()).toEqual([]);
+    await credence.close();
+  });
+
+  it('refuses an outcome dated before 1970, before the claim was shown or after now, saying why', async () => {
+    const { credence } = await withRuns();
+    const [next] = await credence.suggestNext('read_file');
+    const id = next?.shownId as string;
+    const cases: [number, RegExp][] = [
+      [-5, /^at -5 \(1969-12-31T23:59:59\.995Z\) is before 1970/],
+      [
+        Date.parse('2020-01-01'),
+        /^at 1577836800000 \(2020-01-01T00:00:00\.000Z\) is before the claim was shown \(2026/,
+      ],
+      [T0 + 1, /is after now \(2026-03-01T00:00:00\.000Z\): calibration counts/],
+      [1e20, /^at 100000000000000000000 is after now/],
+    ];
+    for (const [at, message] of cases)
+      await expect(credence.recordOutcome(id, 'succeeded', { at })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(message),
+      });
+    expect(await credence.listOutcomes()).toEqual([]);
+    // From when it was shown to now, it is taken.
+    expect((await credence.recordOutcome(id, 'succeeded', { at: T0 })).at).toBe(T0);
     await credence.close();
   });
 
