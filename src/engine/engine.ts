@@ -19,6 +19,7 @@ import { prepareHeat } from '../core/graph/heat-diffusion.js';
 import { defaultDbPath } from '../platform/paths.js';
 import { forgetSpooledSession } from '../platform/hook-spool.js';
 import { aheadOfClock, aheadOfClockReason, fixedClockName, MACHINE_CLOCK, parseIsoInstant } from '../core/time.js';
+import { isBlankText } from '../core/text/plain-text.js';
 import { resolveScope, type ResolvedScope } from '../platform/git-scope.js';
 import { NEWEST_SCHEMA_VERSION, openStore, schemaOnOpening } from '../store/open/open-store.js';
 import { DUMP_TABLES, type Store, type TableCounts } from '../store/types.js';
@@ -531,6 +532,7 @@ export class Credence {
    */
   async forScope(scope: string): Promise<Credence> {
     requireText('scope', scope, 'id');
+    requireScopeShown(scope, "such as 'global' for the scope every project shares");
     return new Credence({
       store: engineStore(this),
       lent: true,
@@ -1317,8 +1319,16 @@ function requireNotBlank(options: CredenceOptions): void {
       'INVALID_INPUT',
       "db is empty: give the path of a SQLite file (or ':memory:'), or leave db out for the default store",
     );
-  if (blank(options.scope))
-    throw new CredenceError('INVALID_INPUT', 'scope is empty: name a scope, or leave scope out for the default');
+  if (options.scope !== undefined) requireScopeShown(options.scope, 'or leave scope out for the default');
+}
+
+/**
+ * A scope given that shows nothing (empty, spaces, a zero-width space: core/text isBlankText) is INVALID_INPUT: taken
+ * as not given, it meant the default scope, and `forScope('')` wrote into `global` (walk 18, item 4).
+ */
+function requireScopeShown(scope: unknown, otherwise: string): void {
+  if (typeof scope === 'string' && isBlankText(scope))
+    throw new CredenceError('INVALID_INPUT', `scope is empty: name a scope, ${otherwise}`);
 }
 
 /** Opens Credence over a store (the embedded SQLite file by default). */

@@ -68,13 +68,26 @@ describe('a blank db or scope', () => {
         code: 'INVALID_INPUT',
         message: expect.stringMatching(/^db is empty: give the path of a SQLite file/),
       });
-    for (const scope of ['', ' \t'])
+    for (const scope of ['', ' \t', '\u200b'])
       await expect(openCredence({ db: ':memory:', scope, cwd: home }, env)).rejects.toMatchObject({
         code: 'INVALID_INPUT',
         message: 'scope is empty: name a scope, or leave scope out for the default',
       });
     expect(existsSync(join(home, '.credence'))).toBe(false);
     rmSync(home, { recursive: true, force: true });
+  });
+
+  // Walk 18, item 4: forScope('') gave the global scope, and its writes went there.
+  it('given to forScope is INVALID_INPUT too, and nothing is written to global', async () => {
+    const credence = await openCredence({ db: ':memory:', scope: 'a', now: '2026-02-02T09:00:00Z' });
+    for (const scope of ['', ' ', '\u200b'])
+      await expect(credence.forScope(scope)).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/^scope is empty: name a scope, such as 'global'/),
+      });
+    expect(await credence.counts(null)).toMatchObject({ observations: 0 });
+    expect((await credence.forScope('global')).scope).toBe('global');
+    await credence.close();
   });
 });
 
