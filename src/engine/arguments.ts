@@ -65,3 +65,52 @@ export function requireOptions(name: string, value: unknown): void {
       `${name}.minConfidence must be a number from 0 to 1, got ${shownValue(minConfidence)}`,
     );
 }
+
+/** A `bm25Weight` option, if given, is a weight from 0 to 1 (5 made scores above 1, read by labels and calibration). */
+function requireWeight(name: string, options: object): void {
+  const { bm25Weight } = options as { bm25Weight?: unknown };
+  if (bm25Weight !== undefined && !(typeof bm25Weight === 'number' && bm25Weight >= 0 && bm25Weight <= 1))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name}.bm25Weight must be a number from 0 to 1, got ${shownValue(bm25Weight)}`,
+    );
+}
+
+/**
+ * Recall's options past {@link requireOptions} (walk 18, item 6): `bm25Weight` a weight from 0 to 1, `asOf` a time
+ * (epoch milliseconds, or a Date: an ISO string became NaN and answered nothing, as if no memory was true then).
+ * @throws CredenceError INVALID_INPUT
+ */
+export function requireRecallOptions(name: string, value: unknown): void {
+  requireOptions(name, value);
+  if (value === undefined) return;
+  requireWeight(name, value as object);
+  const { asOf } = value as { asOf?: unknown };
+  if (asOf === undefined || (asOf instanceof Date && Number.isFinite(asOf.getTime()))) return;
+  if (!(typeof asOf === 'number' && Number.isFinite(asOf) && Math.abs(asOf) <= LATEST_DATE_MS)) {
+    const hint = typeof asOf === 'string' ? ` (Date.parse(${JSON.stringify(asOf)}) gives one)` : '';
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `${name}.asOf must be a time in epoch milliseconds${hint}, got ${shownValue(asOf)}`,
+    );
+  }
+}
+
+/**
+ * Tool search's and the DAG's options past {@link requireOptions}: `bm25Weight` a weight from 0 to 1, `context` (the
+ * tools already used) a list of tool ids (a string threw a TypeError, `.filter is not a function`).
+ * @throws CredenceError INVALID_INPUT
+ */
+export function requireContextOptions(name: string, value: unknown): void {
+  requireOptions(name, value);
+  if (value === undefined) return;
+  requireWeight(name, value as object);
+  const { context } = value as { context?: unknown };
+  if (context === undefined) return;
+  if (!Array.isArray(context))
+    throw new CredenceError('INVALID_INPUT', `${name}.context must be a list of tool ids, got ${got(context)}`);
+  context.forEach((tool, i) => {
+    if (typeof tool !== 'string')
+      throw new CredenceError('INVALID_INPUT', `${name}.context[${i}] must be a tool id (text), got ${got(tool)}`);
+  });
+}

@@ -6,8 +6,10 @@
 import {
   LATEST_DATE_MS,
   requireEpochMs,
+  requireContextOptions,
   requireList,
   requireOptions,
+  requireRecallOptions,
   requireText,
   requireWholeNumber,
 } from './arguments.js';
@@ -931,7 +933,7 @@ export class Credence {
     request: RecallRequest & Tracking = {},
   ): Promise<(RecallResult & ProbabilityInfo & Shown)[]> {
     requireText('query', query, 'query');
-    requireOptions('options', request);
+    requireRecallOptions('options', request);
     const results = await recall(await this.#recallContext(), query, request);
     return this.#track(
       'recall',
@@ -1027,7 +1029,7 @@ export class Credence {
     request: search.ToolSearchRequest & Tracking = {},
   ): Promise<(search.LearnedToolResult & ProbabilityInfo & Shown)[]> {
     requireText('query', query, 'query');
-    requireOptions('options', request);
+    requireContextOptions('options', request);
     const results = await search.searchTools(await this.#searchContext(), query, request);
     // A tool result has no confidence of its own: its hybrid score (0..1) is what it was shown with.
     return this.#track(
@@ -1046,7 +1048,7 @@ export class Credence {
     request: search.DagRequest & Tracking = {},
   ): Promise<search.DagSuggestion & ProbabilityInfo & Shown> {
     requireText('intent', intent, 'intent');
-    requireOptions('options', request);
+    requireContextOptions('options', request);
     const s = await search.suggestDag(await this.#searchContext(), intent, request);
     if (s.mode !== 'suggestion') return s;
     const [tracked] = await this.#track(

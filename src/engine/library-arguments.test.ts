@@ -57,6 +57,39 @@ describe('the library names an argument of the wrong type', () => {
     'calibration of null': wrong((c) => c.calibration(null), 'options must be an object of options, got null'),
     'evolve of a number': wrong((c) => c.evolve(5), 'options must be an object of options, got a number'),
     'forScope of a number': wrong((c) => c.forScope(5), 'scope must be text, got a number'),
+    // Walk 18, item 6: options left unchecked answered nothing, scores above 1, or a TypeError.
+    'recall as of an ISO string': wrong(
+      (c) => c.recall('x', { asOf: '2026-01-15' }),
+      'options.asOf must be a time in epoch milliseconds (Date.parse("2026-01-15") gives one), got "2026-01-15"',
+    ),
+    'recall as of NaN': wrong(
+      (c) => c.recall('x', { asOf: Number.NaN }),
+      'options.asOf must be a time in epoch milliseconds, got NaN',
+    ),
+    'recall with a bm25Weight of 5': wrong(
+      (c) => c.recall('x', { bm25Weight: 5 }),
+      'options.bm25Weight must be a number from 0 to 1, got 5',
+    ),
+    'recall with a bm25Weight that is text': wrong(
+      (c) => c.recall('x', { bm25Weight: 'x' }),
+      'options.bm25Weight must be a number from 0 to 1, got "x"',
+    ),
+    'searchTools with a bm25Weight of -1': wrong(
+      (c) => c.searchTools('json', { bm25Weight: -1 }),
+      'options.bm25Weight must be a number from 0 to 1, got -1',
+    ),
+    'searchTools with a context that is text': wrong(
+      (c) => c.searchTools('json', { context: 'read_file' }),
+      'options.context must be a list of tool ids, got a string',
+    ),
+    'searchTools with a context of a number': wrong(
+      (c) => c.searchTools('json', { context: [5] }),
+      'options.context[0] must be a tool id (text), got a number',
+    ),
+    'suggestDag with a context that is text': wrong(
+      (c) => c.suggestDag('read json', { context: 'read_file' }),
+      'options.context must be a list of tool ids, got a string',
+    ),
     // Walk 7: messages written for the CLI, or showing the wrong value, in a library call.
     'recordOutcome at NaN': wrong(
       (c) => c.recordOutcome('sh-none', 'succeeded', { at: Number.NaN }),
@@ -173,6 +206,20 @@ describe('a time more than a day after now is refused, naming the field, nothing
     await credence.recordExecution({ intent: 'x', startedAt: soon, calls: two() });
     await credence.observe([{ type: 'correction', observation: 'o', confidence: 0.5, timestamp: soon }]);
     expect((await engineStore(credence).counts('p')).observations).toBe(1);
+    await credence.close();
+  });
+});
+
+describe('recall as of a time', () => {
+  it('takes epoch milliseconds or a Date alike', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: 0 });
+    await credence.remember([{ title: 'kept', text: 'a memory already stored', validFrom: '1970-01-01T00:00:00Z' }]);
+    const asOf = 1_000;
+    const byNumber = await credence.recall('memory stored', { asOf, track: false });
+    expect(byNumber.length).toBe(1);
+    expect(await credence.recall('memory stored', { asOf: new Date(asOf) as unknown as number, track: false })).toEqual(
+      byNumber,
+    );
     await credence.close();
   });
 });
