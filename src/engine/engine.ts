@@ -890,6 +890,8 @@ export class Credence {
     options: { dir?: string; skillsDir?: string; instinctsDir?: string; hookFiles?: string } = {},
   ): Promise<ForgetResult> {
     requireText('id', id, 'id');
+    // An empty id names nothing: NOT_FOUND ("nothing has the id \"\"") said the store was looked through (walk 18).
+    if (isBlankText(id)) throw new CredenceError('INVALID_INPUT', 'id is empty: give the id of what to forget');
     this.invalidate();
     const spooled = options.hookFiles === undefined ? undefined : forgetSpooledSession(options.hookFiles, id);
     let result: ForgetResult;

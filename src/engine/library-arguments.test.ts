@@ -37,6 +37,7 @@ describe('the library names an argument of the wrong type', () => {
       'options.limit must be a whole number >= 1, got 2.5',
     ),
     'forget of a number': wrong((c) => c.forget(7), 'id must be text, got a number'),
+    'forget of an empty id': wrong((c) => c.forget(' '), 'id is empty: give the id of what to forget'),
     'feedback of undefined': wrong((c) => c.feedback(undefined, 'accepted'), 'id must be text, got none'),
     'recordOutcome of an array': wrong((c) => c.recordOutcome(['a'], 'accepted'), 'shownId must be text, got an array'),
     // Review B: entry points left unchecked, and a minConfidence that is text answered with nothing.

@@ -152,6 +152,19 @@ describe('record_execution with a blank intent', () => {
     }));
 });
 
+// Walk 18: forget {"id": ""} answered NOT_FOUND, as if the store held no such id.
+describe('forget with an empty id', () => {
+  it('is INVALID_INPUT naming id, and nothing is forgotten', () =>
+    withClient(async (client, credence) => {
+      await credence.remember([{ title: 'kept', text: 'a memory already stored' }]);
+      const refused = await client.callTool({ name: 'forget', arguments: { id: '' } });
+      expect(refused.isError).toBe(true);
+      const body = JSON.parse((refused.content as { text: string }[])[0]?.text ?? '') as { code: string };
+      expect(body).toMatchObject({ code: 'INVALID_INPUT', error: expect.stringMatching(/^id is empty/) });
+      expect((await credence.counts()).memories).toBe(1);
+    }));
+});
+
 describe('record_execution with an id of the caller', () => {
   it('records the run once: a retry with the same id learns nothing and says it was already recorded', () =>
     withClient(async (client, credence) => {
