@@ -198,6 +198,7 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
     describe: (node) => naming.peek(node),
     followDag(suggestion) {
       needsOutcomes();
+      checkDagSuggestion(suggestion);
       if (suggestion.shownId === undefined) return;
       following = true;
       const tools = suggestion.dag.tasks.map((t) => t.tool);
@@ -205,6 +206,7 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
     },
     followNext(after, suggestions) {
       needsOutcomes();
+      checkNextSuggestions(after, suggestions);
       const items = suggestions.flatMap((s) => (s.shownId === undefined ? [] : [{ shownId: s.shownId, tool: s.tool }]));
       if (items.length === 0) return;
       following = true;
@@ -212,4 +214,52 @@ export function instrumentFlow<S, R>(flow: RunnableFlow<S, R>, options: Instrume
       follower.show({ kind: 'next', at: now(), after, items, awaitAfter: true });
     },
   };
+}
+
+/** What a caller passed, in words, for the refusals below. */
+const kindOf = (value: unknown): string =>
+  value === undefined ? 'none' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+
+/**
+ * A suggestion to follow is what `suggestDag` gives: `dag.tasks`, each with its `tool`, and `shownId` text when it was
+ * recorded as shown (without one there is nothing to follow). Anything else (`{}`) was taken and never decided
+ * (walk 18). @throws CredenceError INVALID_INPUT naming the field
+ */
+function checkDagSuggestion(suggestion: unknown): void {
+  const s = suggestion as { shownId?: unknown; dag?: { tasks?: unknown } } | null;
+  if (typeof s !== 'object' || s === null || Array.isArray(s))
+    throw new CredenceError('INVALID_INPUT', `followDag takes a suggestion of suggestDag, got ${kindOf(s)}`);
+  const tasks = s.dag?.tasks;
+  if (!Array.isArray(tasks))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `followDag: suggestion.dag.tasks must be a list (a suggestion of suggestDag), got ${kindOf(tasks)}`,
+    );
+  tasks.forEach((t: unknown, i) => {
+    if (typeof (t as { tool?: unknown } | null)?.tool !== 'string')
+      throw new CredenceError('INVALID_INPUT', `followDag: suggestion.dag.tasks[${i}].tool must be text`);
+  });
+  if (s.shownId !== undefined && typeof s.shownId !== 'string')
+    throw new CredenceError('INVALID_INPUT', `followDag: suggestion.shownId must be text, got ${kindOf(s.shownId)}`);
+}
+
+/**
+ * `after` is a node's name and `suggestions` the list `suggestNext(after)` gave, each with its `tool` (and `shownId`
+ * text when recorded as shown): a string there threw a bare TypeError (walk 18). @throws CredenceError INVALID_INPUT
+ */
+function checkNextSuggestions(after: unknown, suggestions: unknown): void {
+  if (typeof after !== 'string' || isBlankText(after))
+    throw new CredenceError('INVALID_INPUT', `followNext: after must be the name of a node, got ${kindOf(after)}`);
+  if (!Array.isArray(suggestions))
+    throw new CredenceError(
+      'INVALID_INPUT',
+      `followNext: suggestions must be the list suggestNext gave, got ${kindOf(suggestions)}`,
+    );
+  suggestions.forEach((x: unknown, i) => {
+    const s = x as { tool?: unknown; shownId?: unknown } | null;
+    if (typeof s?.tool !== 'string')
+      throw new CredenceError('INVALID_INPUT', `followNext: suggestions[${i}].tool must be text`);
+    if (s.shownId !== undefined && typeof s.shownId !== 'string')
+      throw new CredenceError('INVALID_INPUT', `followNext: suggestions[${i}].shownId must be text`);
+  });
 }

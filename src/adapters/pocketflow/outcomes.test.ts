@@ -118,4 +118,29 @@ describe('the PocketFlow adapter follows suggestions through the next run (issue
     })();
     expect(isCredenceError(error, 'INVALID_INPUT') && error.message).toContain('recordOutcome');
   });
+
+  // Walk 18: followNext('SearchWeb', 'x') threw a bare TypeError, followDag({}) was taken and never decided.
+  it('a suggestion that is not one is INVALID_INPUT naming what is wrong, and nothing is followed', async () => {
+    const credence = await engine();
+    const flow = instrumentFlow(flowOf(), { credence, intent: 'fetch and summarise' });
+    const cases: [() => void, RegExp][] = [
+      [() => flow.followNext('Fetch', 'x' as never), /^followNext: suggestions must be the list suggestNext gave/],
+      [() => flow.followNext('Fetch', [{ shownId: 'sh-1' }] as never), /suggestions\[0\]\.tool must be text/],
+      [() => flow.followNext('', []), /^followNext: after must be the name of a node/],
+      [() => flow.followDag({} as never), /^followDag: suggestion\.dag\.tasks must be a list/],
+      [() => flow.followDag('x' as never), /^followDag takes a suggestion of suggestDag, got a string/],
+    ];
+    for (const [call, message] of cases) {
+      const error = (() => {
+        try {
+          call();
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(isCredenceError(error, 'INVALID_INPUT') && error.message).toMatch(message);
+    }
+    await flow.run({});
+    expect(await credence.listOutcomes()).toEqual([]);
+  });
 });
