@@ -115,7 +115,7 @@ export const shellWord = (text: string): string =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** What the engine's messages call the options a command line gave. */
-const CLI_NAMES = { now: '--now', db: '--db', databaseUrl: '--database-url' } as const;
+const CLI_NAMES = { now: '--now', db: '--db', databaseUrl: '--database-url', overwrite: '--force' } as const;
 
 export function makeContext(
   io: CliIO,

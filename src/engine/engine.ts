@@ -213,9 +213,11 @@ export interface OptionNames {
   now: string;
   db: string;
   databaseUrl: string;
+  /** What replaces an existing file in `backup`: `overwrite: true`, the CLI's `--force`. */
+  overwrite: string;
 }
 
-const FIELD_NAMES: OptionNames = { now: 'now', db: 'db', databaseUrl: 'databaseUrl' };
+const FIELD_NAMES: OptionNames = { now: 'now', db: 'db', databaseUrl: 'databaseUrl', overwrite: 'overwrite: true' };
 
 /** A fixed clock as given, in words (shownValue; a Date that holds no time said so). */
 const shownNow = (value: unknown): string => (value instanceof Date ? 'an invalid Date' : shownValue(value));
@@ -322,6 +324,8 @@ export class Credence {
   readonly #makeEmbedder: () => EmbeddingProvider;
   readonly #warn: (line: string) => void;
   readonly #clockName: string;
+  /** What its messages call the options (openCredence's `names`). */
+  readonly #names: OptionNames;
   /** Whether the read-only store's "not recorded" line was said (once an engine). */
   #saidReadOnly = false;
   readonly #lent: boolean;
@@ -355,6 +359,8 @@ export class Credence {
     warn?: (line: string) => void;
     /** The store is its opener's (forScope): close leaves it open. */
     lent?: boolean;
+    /** What its messages call the options (openCredence's `names`): the library's fields by default. */
+    names?: OptionNames;
   }) {
     // After close, every method rejects with CredenceError CLOSED (store/shared heldStore), not a driver's error.
     // A read-only store: reads skip their side writes, and a write is refused naming it (engine/read-only-store).
@@ -371,6 +377,7 @@ export class Credence {
     this.newId = init.newId ?? randomUuids();
     this.#makeEmbedder = init.embedder;
     this.#warn = init.warn ?? ((line) => process.stderr.write(`credence: ${line}\n`));
+    this.#names = init.names ?? FIELD_NAMES;
   }
 
   /**
@@ -545,6 +552,7 @@ export class Credence {
       newId: this.newId,
       embedder: () => this.embedder,
       warn: this.#warn,
+      names: this.#names,
     });
   }
 
@@ -590,7 +598,8 @@ export class Credence {
         `the database ${this.#store.location} is damaged (${problems.slice(0, 3).join('; ')}); ` +
           `no backup was written (${file} is left as it was): save what is readable with credence dump --salvage`,
       );
-    return this.#store.backup(file, options);
+    // An existing file: the message names the option as this caller spells it (walk 18).
+    return this.#store.backup(file, { ...options, ifExists: `pass ${this.#names.overwrite} to replace it` });
   }
 
   /** The store's quick integrity check (`credence status`, `backup`): the problems found, empty when sound. */
@@ -605,7 +614,9 @@ export class Credence {
   restore(lines: () => AsyncIterable<string>, options: { checked?: DumpHeader } = {}): Promise<RestoreReport> {
     this.invalidate();
     // The restore takes the store's marks of built workflows away; this process's memory of them goes too.
-    return restoreDump(this.#store, lines, options).finally(() => forgetWorkflowsReady(this.#store));
+    return restoreDump(this.#store, lines, { ...options, db: this.#names.db }).finally(() =>
+      forgetWorkflowsReady(this.#store),
+    );
   }
 
   /** A tool of the catalogue by its id ({@link graph.storedId}), or undefined. */
@@ -1367,5 +1378,6 @@ export async function openCredence(
     ...(options.newId === undefined ? {} : { newId: options.newId }),
     embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),
     ...(options.warn === undefined ? {} : { warn: options.warn }),
+    names,
   });
 }

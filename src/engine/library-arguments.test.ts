@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineStore, openCredence } from './engine.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
@@ -222,6 +225,39 @@ describe('recall as of a time', () => {
       byNumber,
     );
     await credence.close();
+  });
+});
+
+// Walk 18: backup and restore told a library caller to pass --force, or to name a new --db file.
+describe("backup and restore name the library's options", () => {
+  it('an existing backup file: pass overwrite: true; a store that holds data: a new db file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'credence-library-backup-'));
+    const credence = await openCredence({ db: join(dir, 'a.db'), scope: 'p', now: 0 });
+    await credence.remember([{ title: 'kept', text: 'a memory already stored' }]);
+    const file = join(dir, 'copy.db');
+    writeFileSync(file, 'mine');
+    await expect(credence.backup(file)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: `backup ${file}: the file exists; pass overwrite: true to replace it`,
+    });
+    const dump: string[] = [];
+    await credence.dump((line) => {
+      dump.push(line);
+    });
+    const lines = dump
+      .join('')
+      .split('\n')
+      .filter((l) => l !== '');
+    await expect(
+      credence.restore(async function* () {
+        yield* lines;
+      }),
+    ).rejects.toMatchObject({
+      code: 'NOT_EMPTY',
+      message: expect.stringContaining('restore into an empty store (a new db file or an empty database)'),
+    });
+    await credence.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -338,6 +338,8 @@ export async function restoreDump(
     batchSize?: number;
     /** The header `checkDump` returned for this very file, when the caller checked it already. */
     checked?: DumpHeader;
+    /** What names the store's file in the caller's words, for NOT_EMPTY: `db` (the library), `--db` (the CLI). */
+    db?: string;
   } = {},
 ): Promise<RestoreReport> {
   const schemaVersion = await store.schemaVersion();
@@ -348,7 +350,7 @@ export async function restoreDump(
     throw new CredenceError(
       'NOT_EMPTY',
       `${store.location} already holds data (${describeCounts(before)}); ` +
-        'restore into an empty store (a new --db file or an empty database) — nothing was written',
+        `restore into an empty store (a new ${options.db ?? 'db'} file or an empty database) — nothing was written`,
       { details: { counts: before } },
     );
   }

@@ -456,9 +456,10 @@ export interface StoreMeta {
   /**
    * Writes a consistent copy of the whole store to `file`, one file that opens as a store (SQLite: its online backup,
    * the write-ahead log's committed rows included); an existing file is refused unless `overwrite`. A server store
-   * has no such file: it rejects (`INVALID_INPUT`), naming `credence dump` and the server's own tools.
+   * has no such file: it rejects (`INVALID_INPUT`), naming `credence dump` and the server's own tools. `ifExists`: what
+   * the refusal of an existing file says to do, naming the caller's option (default: pass overwrite: true).
    */
-  backup(file: string, options?: { overwrite?: boolean }): Promise<BackupReport>;
+  backup(file: string, options?: { overwrite?: boolean; ifExists?: string }): Promise<BackupReport>;
   close(): Promise<void>;
 }
 

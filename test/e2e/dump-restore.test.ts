@@ -328,6 +328,7 @@ describe('credence dump and restore', () => {
       const again = credence(['restore', dump, ...target.args]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain(`tools ${before.tools.length}, edges ${before.edges.length}`);
+      expect(again.stderr).toContain('restore into an empty store (a new --db file or an empty database)');
       expect(await everyRow(target)).toEqual(before);
     });
 

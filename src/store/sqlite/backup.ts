@@ -18,9 +18,14 @@ export async function backupSqlite(
   db: Database.Database,
   location: string,
   file: string,
-  options: { overwrite?: boolean } = {},
+  options: { overwrite?: boolean; ifExists?: string } = {},
 ): Promise<BackupReport> {
-  const named: NewFile = { command: 'backup', file, ifExists: 'pass --force to replace it' };
+  // The library's option by default; the CLI names its flag (--force).
+  const named: NewFile = {
+    command: 'backup',
+    file,
+    ifExists: options.ifExists ?? 'pass overwrite: true to replace it',
+  };
   const target = checkNewFile(named, { store: location, overwrite: options.overwrite === true });
   for (const beside of [`${target}-wal`, `${target}-shm`]) {
     if (existsSync(beside))

@@ -487,7 +487,7 @@ export class SqliteStore implements Store {
     return problems;
   }
 
-  backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
+  backup(file: string, options: { overwrite?: boolean; ifExists?: string } = {}): Promise<BackupReport> {
     return backupSqlite(this.#db, this.location, file, options);
   }
 
