@@ -301,7 +301,7 @@ describe('search and recall on pgvector answer as on SQLite', () => {
       tags: [pick()],
     }));
     const observations = Array.from({ length: 60 }, (_, i) => ({
-      timestamp: '2026-02-01T00:00:00Z',
+      timestamp: '1970-01-01T00:00:04Z', // before the engine's now (5 s): a later one is refused
       type: 'correction',
       confidence: 0.5,
       observation: `${sentence(7)} (${i})`,
