@@ -61,6 +61,17 @@ export function isRuleSource(source: ObservationSource): boolean {
   return source === 'user' || source === 'template';
 }
 
+/**
+ * Whether an observation from `opposing` may count against a rule worded from observations of `rule` sources. What
+ * the hooks observe of the agent (a commit without tests, a tool's output) and an agent's note record what was done,
+ * not what the user wants: the agent breaking a rule the user stated is why they stated it (seed 004: "tests not run
+ * before a commit" is an error of the AI), so it never counts against a rule in the user's own words. The user's
+ * words count against anything; observed behaviour still counts against a rule made of observed behaviour.
+ */
+export function mayContradict(opposing: ObservationSource, rule: readonly ObservationSource[]): boolean {
+  return opposing === 'user' || !rule.includes('user');
+}
+
 // --- commands in rules -------------------------------------------------------------------------
 
 /** Words that run, fetch or escalate on their own. */

@@ -123,3 +123,41 @@ describe('a learned rule that reads like a command waits for the user', () => {
     expect((await store.getMemory('s', id))?.text).toContain('make bootstrap');
   });
 });
+
+describe("what is observed of the agent never counts against a rule in the user's words (walk 17, item 1)", () => {
+  const RULE = 'No, always run the tests before committing.';
+  const UNTESTED = 'committed without running tests since the last change';
+  const untested = (h: number) => obs(UNTESTED, h, ['hook', 'Bash', 'commit', 'source:template'], 'pattern', 0.6);
+  const rule = (h: number) => obs(RULE, h, ['hook', 'correction', 'source:user'], 'correction', 0.7);
+
+  it("learns the user's rule said after each commit without tests, and holds the commits back instead", async () => {
+    const { store, credence } = await setup();
+    // Three sessions: the agent commits without tests, the user corrects it.
+    await credence.observe([50, 49, 26, 25, 2, 1].map((h, i) => (i % 2 === 0 ? untested(h) : rule(h))));
+    const report = await credence.evolve();
+    expect(report.contradictions.filter((c) => c.text === UNTESTED)).toEqual([]);
+    expect(report.skillsUpdated.map((s) => s.confidence)).toEqual([expect.any(Number)]);
+    const [skill] = await store.listSkills('s');
+    expect(skill?.rules.join(' ')).toContain('always run the tests before committing');
+    expect(report.ignored.map((i) => i.text)).toContain(UNTESTED);
+  });
+
+  it('takes nothing from a skill of the user already learned when the agent commits without tests again', async () => {
+    const { store, credence } = await setup();
+    await credence.observe([30, 20, 10].map(rule));
+    await credence.evolve();
+    const [before] = await store.listSkills('s');
+    await credence.observe([untested(2), untested(1), untested(0)]);
+    const report = await credence.evolve();
+    expect(report.contradictions.filter((c) => c.text === UNTESTED)).toEqual([]);
+    expect((await store.listFeedback('s')).filter((f) => f.kind === 'contradiction')).toEqual([]);
+    expect((await store.listSkills('s'))[0]?.confidence).toBe(before?.confidence);
+  });
+
+  it("still counts the user's words against a pattern of what the agent did", async () => {
+    const { credence } = await setup();
+    await credence.observe([50, 49, 26, 25, 2, 1].map((h, i) => (i % 2 === 0 ? untested(h) : rule(h))));
+    const report = await credence.evolve();
+    expect(report.contradictions.filter((c) => c.text === RULE && c.group === UNTESTED)).toHaveLength(3);
+  });
+});

@@ -27,7 +27,7 @@ import {
 } from '../../core/learning/pattern-grouping.js';
 import { patternCategory, type PatternCategory } from '../../core/learning/pattern-category.js';
 import { surfaceWords } from '../../core/learning/surface-words.js';
-import { isRuleSource, observationSource } from '../../core/learning/rule-trust.js';
+import { isRuleSource, mayContradict, observationSource } from '../../core/learning/rule-trust.js';
 import { skillConfidence } from '../../core/learning/skill-ageing.js';
 import { currentSkillConfidence } from './skill-confidence.js';
 import { skillName } from '../../core/learning/skill-name.js';
@@ -279,9 +279,16 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
   // user changed their mind, the old "use tabs" is what the new "use spaces" replaced, not a contradiction of it).
   const learnedEvidence = new Set([...instincts, ...skills].flatMap((x) => x.evidence));
   const read = detectContradictions(items, grouping.groups);
+  // What the hooks observe of the agent never counts against a rule in the user's words (walk 17, item 1: the agent
+  // committing without tests is why the user said "always run the tests before committing", not a change of mind).
+  const sourceOf = (id: string) => observationSource(byId.get(id)?.tags ?? []);
+  const sourcesOf = (ids: readonly string[]) => ids.filter((id) => byId.has(id)).map(sourceOf);
   const contradictions = read.map((c) => ({
     ...c,
-    contradictions: c.contradictions.filter((x) => !learnedEvidence.has(x.id)),
+    contradictions: c.contradictions.filter(
+      (x) =>
+        !learnedEvidence.has(x.id) && mayContradict(sourceOf(x.id), sourcesOf(grouping.groups[c.group]?.ids ?? [])),
+    ),
   }));
   const report: EvolveReport = {
     now: new Date(now).toISOString(),
@@ -1007,6 +1014,11 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
     text: (id: string) => byId.get(id)?.observation ?? id,
     learned: learnedEvidence,
   };
+  // A camp's contradictions are the other camp's words: those observed of the agent are not the user's.
+  const bySource = (unit: ReadUnit): ReadUnit => ({
+    ...unit,
+    against: unit.against.filter((c) => mayContradict(sourceOf(c.id), sourcesOf(unit.group.ids))),
+  });
   for (const [g, group] of ordered)
     for (const unit of readUnits(
       g,
@@ -1015,7 +1027,7 @@ export async function evolve(ctx: EvolveContext, given: EvolveOptions): Promise<
       contradictions[g]?.contradictions ?? [],
       known,
     ))
-      await readGroup(unit, false);
+      await readGroup(bySource(unit), false);
   for (const unit of deferred) await readGroup(unit, true);
   const categoryOf = (skill: SkillRecord) =>
     patternCategory(
