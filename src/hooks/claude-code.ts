@@ -12,6 +12,7 @@ import { resolveScope } from '../platform/git-scope.js';
 import type { Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
 import { storeFailureLine } from './failure-line.js';
+import { writeStdio } from './stdio.js';
 import { eventTime, spoolToolEvent, stopHook } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { openHookStore } from './open-store.js';
@@ -145,14 +146,14 @@ export async function learnHookEvent(text: string, env: NodeJS.ProcessEnv = proc
       out.stderr += `credence hook: ${line}\n`;
     };
     const onEvolveTimeout = (): void => {
-      process.stderr.write(out.stderr);
+      writeStdio(2, out.stderr);
       process.exit(0);
     };
     if (parsed.ok) await runParsedHook(parsed.payload, { env, learnOnly: true, onEvolveTimeout }, out, warn);
     else warn(parsed.message);
-    if (out.stderr !== '') process.stderr.write(out.stderr);
+    if (out.stderr !== '') writeStdio(2, out.stderr);
   } catch (error) {
-    process.stderr.write(`credence hook: ${(error as Error).message}\n`);
+    writeStdio(2, `credence hook: ${(error as Error).message}\n`);
   }
   process.exitCode = 0;
 }
@@ -166,7 +167,7 @@ export async function main(stdin?: string, env: NodeJS.ProcessEnv = process.env)
       process.stdin.setEncoding('utf8');
       for await (const chunk of process.stdin) text += chunk as string;
     } catch (error) {
-      process.stderr.write(`credence hook: cannot read stdin: ${(error as Error).message}\n`);
+      writeStdio(2, `credence hook: cannot read stdin: ${(error as Error).message}\n`);
     }
   }
   try {
@@ -179,9 +180,9 @@ export async function main(stdin?: string, env: NodeJS.ProcessEnv = process.env)
           ? { stdout: '', stderr: await stopHook(parsed.payload, env) }
           : await runClaudeCodeHook(text, { env });
     if (outcome.stdout !== '') process.stdout.write(outcome.stdout);
-    if (outcome.stderr !== '') process.stderr.write(outcome.stderr);
+    if (outcome.stderr !== '') writeStdio(2, outcome.stderr);
   } catch (error) {
-    process.stderr.write(`credence hook: ${(error as Error).message}\n`);
+    writeStdio(2, `credence hook: ${(error as Error).message}\n`);
   }
   process.exitCode = 0;
 }

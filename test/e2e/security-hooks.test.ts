@@ -85,6 +85,8 @@ const MALFORMED: [string, string | Buffer][] = [
     'an empty session_id',
     JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: '', cwd: project, prompt: 'hi' }),
   ],
+  // Walk 17, item 6: JSON.parse's message quotes the input; stderr must not carry its ESC and BEL raw.
+  ['terminal control characters', '\u001b[31mRED\u0007\u009b2J{'],
   ['nesting 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
   ['a 20 MB line of garbage', `{"hook_event_name": "PostToolUse", "x": ${'9'.repeat(BIG)}`],
 ];
@@ -181,6 +183,12 @@ describe('credence hook claude-code on malformed payloads, between valid events'
         o.code !== 0 || o.stdout !== '' || !/^credence hook: [^\n]+\n$/.test(o.stderr) || /\n\s+at /.test(o.stderr),
     );
     expect(wrong.map((o) => ({ ...o, stderr: o.stderr.slice(0, 300) }))).toEqual([]);
+  });
+
+  it('never writes a raw control character on stderr (shown as \\u001b)', () => {
+    const raw = [...outcomes, ...odd].filter((o) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(o.stderr));
+    expect(raw.map((o) => ({ ...o, stderr: o.stderr.slice(0, 300) }))).toEqual([]);
+    expect(outcomes.find((o) => o.name === 'terminal control characters')?.stderr).toContain('\\u001b[31mRED\\u0007');
   });
 
   it('exits 0 on payloads with odd values, with at most one line on stderr', () => {
