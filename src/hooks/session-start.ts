@@ -8,6 +8,7 @@
  * is started. What that learning adds is in the context of the next session. A skill forgotten in the store has its
  * file taken out of the project (hooks/context), a line on stderr saying so.
  */
+import { isSqliteDamagedCode } from '../core/errors.js';
 import { resolveScope } from '../platform/git-scope.js';
 import { hookDbPath } from '../platform/paths.js';
 import { storeFailureLine } from './failure-line.js';
@@ -56,6 +57,8 @@ export async function runSessionStartHook(
     await withdrawForgottenAtStart(store, scope, { cwd: p.cwd, env, said: `${where.files}.forgotten-said.json` }, warn);
     queued = spoolHasEvents(where.files) || (await store.hasQueuedHookEvents(scope));
   } catch (error) {
+    // A damaged store fails the learning process too: one line, and no process to say it again (walk 17, item 10).
+    if (isSqliteDamagedCode((error as { code?: unknown } | null)?.code)) queued = false;
     warn(
       isBusy(error)
         ? 'the database is busy: no context this time'

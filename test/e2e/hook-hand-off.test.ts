@@ -5,7 +5,7 @@
  * even while another connection holds the write lock.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,5 +164,19 @@ describe('a session start prints its context from the read path (issue 20)', () 
       return list.length > 0 ? list : undefined;
     });
     expect(learned).toEqual([{ id: 'cc-s-1-1', calls: 1 }]);
+  }, 120_000);
+
+  it('says one line on a damaged store and starts no learning that could only fail again (walk 17, item 10)', () => {
+    const p = project();
+    p.hook(call(1));
+    p.hook({ hook_event_name: 'Stop', stop_hook_active: false }, { CREDENCE_HOOK_WAIT: '1' });
+    p.hook(call(2));
+    const bytes = readFileSync(p.db);
+    bytes.fill(0x58, 100, 132);
+    bytes.fill(0x58, 12288, 12334);
+    writeFileSync(p.db, bytes);
+    const start = p.hook({ hook_event_name: 'SessionStart', source: 'startup' }, { CREDENCE_HOOK_WAIT: '1' });
+    expect(start.stdout).toBe('');
+    expect(start.stderr).toMatch(/^credence hook: SessionStart: [^\n]*malformed[^\n]*\n$/);
   }, 120_000);
 });
