@@ -12,7 +12,7 @@ import { bashExitCode, coverageOf, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
 import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { handOffLearning } from './hand-off.js';
-import { asText, compactJson, parseHookPayload, truncated, type HookPayload } from './payload.js';
+import { asText, compactJson, parseHookPayload, shapeOf, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';
 import { writeStdio } from './stdio.js';
 
@@ -97,14 +97,6 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
   }
   return undefined;
 }
-
-/** What a bad tool_name was, never its content (it may hold a secret): its type and, for a value, its length. */
-const shapeOf = (value: unknown): string => {
-  if (value === undefined) return 'none';
-  if (value === null) return 'null';
-  const kind = Array.isArray(value) ? 'array' : typeof value;
-  return `${kind === 'object' ? 'an' : 'a'} ${kind} of ${JSON.stringify(value)?.length ?? 0} characters as JSON`;
-};
 
 /** Spools one tool event; returns the line for stderr when it could not (the hook still exits 0). */
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {

@@ -48,12 +48,30 @@ export function parseHookPayload(text: string): ParsedPayload {
     };
   for (const field of ['session_id', 'cwd'] as const) {
     if (typeof r[field] !== 'string' || r[field] === '')
-      return { ok: false, message: `the ${event} payload has no ${field}` };
+      return {
+        ok: false,
+        message: `the ${event} payload has no ${field} (a non-empty string; got ${shapeOf(r[field])})`,
+      };
   }
+  // A prompt that is no text is no prompt: not spooled as an empty one that starts a turn (walk 17, item 9).
+  if (event === 'UserPromptSubmit' && typeof r.prompt !== 'string')
+    return {
+      ok: false,
+      message: `the ${event} payload has no prompt (a string; got ${shapeOf(r.prompt)}): not learned`,
+    };
   return {
     ok: true,
     payload: { event: event as HookEventName, session: r.session_id as string, cwd: r.cwd as string, raw: r },
   };
+}
+
+/** What a bad field was, never its content (it may hold a secret): its type and, for a value, its length as JSON. */
+export function shapeOf(value: unknown): string {
+  if (value === undefined) return 'none';
+  if (value === null) return 'null';
+  const kind = Array.isArray(value) ? 'array' : typeof value;
+  const article = kind === 'object' || kind === 'array' ? 'an' : 'a';
+  return `${article} ${kind} of ${JSON.stringify(value)?.length ?? 0} characters as JSON`;
 }
 
 /** JSON text of a value, cut to `max` characters (with a marker saying how much was cut). */

@@ -34,3 +34,29 @@ describe('a tool event that names no tool', () => {
     expect(existsSync(join(dir, 'named.db.hook-spool'))).toBe(true);
   });
 });
+
+describe('a payload whose common fields or prompt have the wrong type (walk 17, item 9)', () => {
+  const parse = (extra: Record<string, unknown>) =>
+    parseHookPayload(JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'UserPromptSubmit', ...extra }));
+
+  it.each([
+    ['a number session_id', { session_id: 42, prompt: 'hi' }, 'has no session_id (a non-empty string; got a number'],
+    ['an array cwd', { cwd: ['/'], prompt: 'hi' }, 'has no cwd (a non-empty string; got an array of 5 characters'],
+    [
+      'a number prompt',
+      { prompt: 12345 },
+      'has no prompt (a string; got a number of 5 characters as JSON): not learned',
+    ],
+    ['an object prompt', { prompt: { text: 'x' } }, 'has no prompt (a string; got an object of 12 characters'],
+    ['no prompt', {}, 'has no prompt (a string; got none): not learned'],
+  ])('(%s) is refused with a line naming the field and what it got', (_name, extra, message) => {
+    const parsed = parse(extra);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? '' : parsed.message).toContain(`the UserPromptSubmit payload ${message}`);
+  });
+
+  it('takes a prompt that is a string, empty or not', () => {
+    expect(parse({ prompt: 'hi' }).ok).toBe(true);
+    expect(parse({ prompt: '' }).ok).toBe(true);
+  });
+});
