@@ -204,7 +204,7 @@ describe('outcomes of the memories the prompt hook showed (issue 24)', () => {
     for (const [input, refused] of [
       ['{', true],
       [JSON.stringify({ hook_event_name: 'Stop', cwd: project }), true],
-      [JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: project, prompt: 42 }), false],
+      [JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: project, prompt: 42 }), true],
       [JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', cwd: project, tool_input: 'x' }), true],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
