@@ -10,6 +10,7 @@
 import { hookDbPath } from '../platform/paths.js';
 import { bashExitCode, coverageOf, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
+import { INPUT_LIMITS } from '../core/limits.js';
 import { aheadOfClock, parseIsoInstant } from '../core/time.js';
 import { handOffLearning } from './hand-off.js';
 import { asText, compactJson, parseHookPayload, shapeOf, truncated, type HookPayload } from './payload.js';
@@ -102,8 +103,16 @@ export function spooledEventOf(p: HookPayload, env: NodeJS.ProcessEnv, at: numbe
 export function spoolToolEvent(p: HookPayload, env: NodeJS.ProcessEnv): string | undefined {
   const tool = p.raw.tool_name;
   // A call with no tool named is no call: nothing is learned from it (a tool "unknown" would enter the graph).
-  if ((p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') && (typeof tool !== 'string' || tool === ''))
-    return `${p.event} without tool_name (a non-empty string; got ${shapeOf(tool)}): not learned`;
+  if (p.event === 'PostToolUse' || p.event === 'PostToolUseFailure') {
+    if (typeof tool !== 'string' || tool === '')
+      return `${p.event} without tool_name (a non-empty string; got ${shapeOf(tool)}): not learned`;
+    // A tool the CLI, the MCP server and the dashboard refuse to look up is not put in the graph (walk 17, item 12).
+    if (tool.length > INPUT_LIMITS.toolName)
+      return (
+        `${p.event} tool_name is ${tool.length} characters long; the limit is ${INPUT_LIMITS.toolName}: ` +
+        'not learned'
+      );
+  }
   const event = spooledEventOf(p, env, eventTime(env));
   if (event === undefined) return undefined;
   const db = hookDbPath(env);

@@ -60,3 +60,17 @@ describe('a payload whose common fields or prompt have the wrong type (walk 17, 
     expect(parse({ prompt: '' }).ok).toBe(true);
   });
 });
+
+describe('a tool event whose tool_name is over the 256-character limit (walk 17, item 12)', () => {
+  it('is refused with a line naming its length and the limit, and nothing is spooled', () => {
+    expect(spooled('long.db', { tool_name: 'T'.repeat(400) })).toBe(
+      'PostToolUse tool_name is 400 characters long; the limit is 256: not learned',
+    );
+    expect(existsSync(join(dir, 'long.db.hook-spool'))).toBe(false);
+  });
+
+  it('takes one of exactly 256 characters', () => {
+    expect(spooled('at-limit.db', { tool_name: 'T'.repeat(256) })).toBeUndefined();
+    expect(existsSync(join(dir, 'at-limit.db.hook-spool'))).toBe(true);
+  });
+});
