@@ -251,12 +251,30 @@ function busyNamed<S extends SqliteStore>(store: S): S {
  * the database file. A folder or file that already exists is left as it is (never chmod-ed).
  */
 function createPrivately(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeFolders(dirname(path), 0o700);
   try {
     closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
   } catch (error) {
     // Another process created it first, or it was there: SQLite opens it as it is.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * `folder` and its missing parents, made with `mode` one level at a time, the top first. Node's own
+ * `mkdirSync(…, { recursive: true })` never returns where a folder exists but refuses a new entry with ENOENT (procfs:
+ * `/proc/nope/x.db`, walk 17 item 13): here the first folder that cannot be made throws its error (ENOENT, EACCES, …).
+ * One made meanwhile by another process is fine.
+ */
+function makeFolders(folder: string, mode: number): void {
+  const missing: string[] = [];
+  for (let f = folder; !existsSync(f) && dirname(f) !== f; f = dirname(f)) missing.push(f);
+  for (const f of missing.reverse()) {
+    try {
+      mkdirSync(f, { mode });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
 
