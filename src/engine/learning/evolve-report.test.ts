@@ -123,3 +123,27 @@ describe('renames and wordings added to an instinct', () => {
     expect(joined?.why).toMatch(/^4 wordings of one habit/);
   });
 });
+
+describe("the report's ignored header (walk 17, item 11)", () => {
+  it('says how many groups its lines are when they hold more observations than lines', async () => {
+    const { at } = setup();
+    const c = await at(T0);
+    const obs = (observation: string, minutes: number) => ({
+      timestamp: new Date(T0 - minutes * 60_000).toISOString(),
+      type: 'error' as const,
+      observation,
+      confidence: 0.6,
+      tags: ['hook', 'Bash', 'source:tool-output'],
+    });
+    await c.observe([
+      obs('tests failed: npm run integration', 3),
+      obs('tests failed: npm run integration', 2),
+      obs('Read failed: file not found', 1),
+    ]);
+    const text = formatEvolveReport(await c.evolve());
+    const lines = text.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('### Observations ignored'));
+    const listed = lines.slice(header + 1).filter((l) => l.startsWith('- ')).length;
+    expect([lines[header], listed]).toEqual(['### Observations ignored (3 in 2 groups)', 2]);
+  });
+});

@@ -1994,7 +1994,11 @@ export function formatEvolveReport(r: EvolveReport): string {
     for (const f of r.forgotten)
       out.push(`- ${f.kind} ${f.name}: ${f.path} ${what(f)} (forgotten ${new Date(f.at).toISOString().slice(0, 10)})`);
   }
-  out.push('', `### Observations ignored (${r.ignored.reduce((n, i) => n + i.ids.length, 0)})`);
+  // Each line is a group of observations: the header says how many of each when they differ (walk 17, item 11).
+  const ignoredCount = r.ignored.reduce((n, i) => n + i.ids.length, 0);
+  const groups =
+    r.ignored.length === ignoredCount ? '' : ` in ${r.ignored.length} group${r.ignored.length === 1 ? '' : 's'}`;
+  out.push('', `### Observations ignored (${ignoredCount}${groups})`);
   for (const i of r.ignored)
     out.push(`- ${i.text}${i.ids.length > 1 ? ` (${i.ids.length} observations)` : ''}: ${i.why}`);
   if (r.contradictions.length > 0) {
