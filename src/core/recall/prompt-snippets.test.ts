@@ -87,4 +87,12 @@ describe('prompt snippets (issue 22 item 5)', () => {
       '- [NOTE, high] T',
     ]);
   });
+
+  it("says a skill's rule once when its description is that rule (walk 17, item 8)", () => {
+    const rule = "No, don't use npm here — we always use pnpm";
+    const skill = { category: 'skill', title: 'pnpm', text: `${rule}\n${rule}`, label: 'medium' as const };
+    expect(formatSnippetLine(skill, ['npm'])).toBe(`- [SKILL, medium] pnpm: ${rule}`);
+    const two = { ...skill, text: `${rule}\n${rule}\nLockfiles are committed` };
+    expect(formatSnippetLine(two, [])).toBe(`- [SKILL, medium] pnpm: ${rule} Lockfiles are committed`);
+  });
 });

@@ -97,6 +97,21 @@ export function snippetAround(
 }
 
 /**
+ * The body as one line, each of its lines said once and none that is the title: a skill's text is its description
+ * then its rules, and a new skill's description is its first rule (walk 17, item 8: the rule was read twice).
+ */
+function bodyOf(line: SnippetLine): string {
+  const title = plainField(line.title);
+  const said = new Set<string>();
+  for (const l of line.text.split(/\r?\n/)) {
+    const plain = plainField(l);
+    if (plain !== '' && plain !== title) said.add(plain);
+  }
+  const body = [...said].join(' ');
+  return body === title ? '' : body;
+}
+
+/**
  * One line: `- [CATEGORY, label] title (path): snippet`, or `- [CATEGORY, label; note] …` for a memory superseded or
  * in conflict; no snippet when the body is empty or is the title.
  */
@@ -107,8 +122,8 @@ export function formatSnippetLine(line: SnippetLine, words: readonly string[]): 
     line.path === undefined || plainField(line.path) === ''
       ? ''
       : ` (${cut(plainField(line.path), PROMPT_SNIPPET_LIMITS.title)})`;
-  const body = plainField(line.text);
-  const snippet = body === '' || body === plainField(line.title) ? '' : `: ${snippetAround(body, words)}`;
+  const body = bodyOf(line);
+  const snippet = body === '' ? '' : `: ${snippetAround(body, words)}`;
   const note = line.note === undefined || plainField(line.note) === '' ? '' : `; ${cut(plainField(line.note), 200)}`;
   return `- [${category}, ${line.label}${note}] ${title}${path}${snippet}`;
 }
