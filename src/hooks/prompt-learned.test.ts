@@ -86,4 +86,30 @@ describe('the prompt hook and learned skills', () => {
     expect(out.stdout).not.toContain('SKILL.md');
     await store.close();
   });
+
+  it('offers a skill only at a prompt sharing a word of its topic, not "use" or "here" (walk 17 item 8)', async () => {
+    const project = join(dir, 'topic');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const db = join(dir, 'topic.db');
+    const scope = resolveScope({ cwd: project }).scope;
+    const store = openSqliteStore({ path: db });
+    const now = T0 + 2 * DAY + 3_600_000;
+    const c = await openCredence({ store, scope, now: () => now, cwd: project });
+    const RG = ['Always use rg here instead of grep', 'Always use rg here instead of grep', 'always use rg here!!'];
+    await c.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    expect((await c.evolve()).skillsUpdated).toHaveLength(1);
+    const ask = async (prompt: string) => {
+      const parsed = parseHookPayload(
+        JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
+      );
+      if (!parsed.ok) throw new Error(parsed.message);
+      return (await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() }))
+        .stdout;
+    };
+    expect(await ask('Can you use a Map here?')).not.toContain('[SKILL');
+    expect(await ask('Always use the staging config here')).not.toContain('[SKILL');
+    expect(await ask('rg?')).toContain('[SKILL');
+    expect(await ask('search the logs with grep')).toContain('[SKILL');
+    await store.close();
+  });
 });

@@ -12,7 +12,12 @@ import { isAbsolute, join } from 'node:path';
 import { withinLimit } from '../core/limits.js';
 import { distinctiveIdentifiers, namesIdentifier } from '../core/outcome-follower.js';
 import { chooseContext } from '../core/recall/agent-context.js';
-import { formatPromptSnippets, formatSnippetLine, type SnippetLine } from '../core/recall/prompt-snippets.js';
+import {
+  formatPromptSnippets,
+  formatSnippetLine,
+  sharesTopic,
+  type SnippetLine,
+} from '../core/recall/prompt-snippets.js';
 import { scrubText } from '../core/security/scrub.js';
 import { buildFtsQuery } from '../core/text/fts-query.js';
 import { loadedLearning } from '../engine/learning/held.js';
@@ -77,7 +82,10 @@ export async function promptContext(
     // The same thing observed again (same kind, title and text) is said once.
     .filter((r, i, all) => all.findIndex((o) => sameText(o, r)) === i);
   const loaded = await loadedIds(store, scope, now, ranked);
-  const offered = ranked.filter((r) => !learned(r) || loaded.has(r.id));
+  // A habit only at a prompt about its topic: a word beyond "use", "here" and the like (walk 17, item 8).
+  const offered = ranked.filter(
+    (r) => !learned(r) || (loaded.has(r.id) && sharesTopic(prompt, `${r.title}\n${r.text ?? ''}`)),
+  );
   // Superseded memories left out but for a question about the past, marked; conflicts marked: chosen as every
   // surface chooses (core/recall/agent-context, issue 23).
   const chosen = chooseContext(offered, prompt, now).slice(0, PROMPT_CONTEXT_LIMIT);

@@ -16,6 +16,7 @@ import { contentWords } from '../text/words.js';
 import { porterStem } from '../text/fts5-tokenizer.js';
 import { NEGATION_WORDS } from './negation-cues.js';
 import { renamedIn } from './rename.js';
+import { GENERIC_WORDS } from '../text/generic-words.js';
 
 export const GROUPING_DEFAULTS = Object.freeze({
   /** Weight w of the embedding cosine; 1 − w goes to the IDF-weighted term cosine. */
@@ -262,25 +263,7 @@ export function aliasesOf(word: string): readonly string[] | undefined {
   return Object.hasOwn(TERM_ALIASES, word) ? TERM_ALIASES[word] : undefined;
 }
 
-/**
- * Words that say how something was observed rather than what: who asked, how often, generic verbs
- * and prepositions of observation sentences, how a user corrects ("actually", "please", "wrong", "sorry")
- * and where a team states its habits ("here", "in this repo / project / codebase"). As terms (stemmed)
- * they weigh `genericWeight` (0.25) of a topical word, so that "User wants X before Y" and "User wants
- * Z before W" are not alike for their shared frame, and "this project uses pnpm" is about pnpm.
- */
-export const GENERIC_WORDS: readonly string[] = Object.freeze(
-  (
-    'user users ask asks asked asking want wants wanted request requested requests prefer prefers preferred ' +
-    'preference like likes liked correction corrected noted note observed again always every each all also just only ' +
-    'still should must need needs needed make makes making use uses using used get gets got set do does did done ' +
-    'keep keeps kept new old one two three more less most least much many any some other same before after during ' +
-    'under over into onto about above below between through without within instead rather than via per time times ' +
-    'way thing things something everything code file files change changes changed work working worked now today ' +
-    'yesterday session too very really quite fine ok okay yes not no never don doesn didn isn aren wasn won t s ' +
-    'actually please wrong sorry here project repo repository codebase monorepo'
-  ).split(' '),
-);
+export { GENERIC_WORDS };
 
 /** `GENERIC_WORDS` as terms (aliased and stemmed like `observationTerms`). */
 export const GENERIC_TERMS: ReadonlySet<string> = new Set(

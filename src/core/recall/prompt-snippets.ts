@@ -8,7 +8,9 @@
  * and line breaks become spaces, so that a memory is one line. Pure.
  */
 import type { ConfidenceLabel } from '../types.js';
+import { GENERIC_WORDS } from '../text/generic-words.js';
 import { controlsToSpaces } from '../text/plain-text.js';
+import { contentWords } from '../text/words.js';
 
 export const PROMPT_SNIPPET_LIMITS = Object.freeze({
   /** The text around the matched words. @default 220 */
@@ -68,6 +70,20 @@ export function firstMatch(
     }
   }
   return first;
+}
+
+const GENERIC = new Set(GENERIC_WORDS);
+
+/**
+ * Whether `text` holds a word of `prompt` that says what the prompt is about: neither a stop word nor a generic one
+ * (`use`, `here`, `always`, `make`: core/text/generic-words), found as {@link firstMatch} finds words. The prompt hook
+ * offers a learned habit only then (walk 17, item 8: "Can you use a Map here?" was offered the pnpm skill for its "use"
+ * and "here").
+ */
+export function sharesTopic(prompt: string, text: string): boolean {
+  const words = contentWords(prompt).filter((w) => !GENERIC.has(w));
+  // Two letters are enough for a name (`rg`, `uv`, `go`).
+  return words.length > 0 && firstMatch(text, words, 2) >= 0;
 }
 
 /**
