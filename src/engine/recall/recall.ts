@@ -414,22 +414,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     ...observationHits.map((h) => [key('observation', h.observation.id), h.bm25] as const),
     ...executionHits.map((h) => [key('execution', h.id), h.bm25] as const),
   ]);
-  // Each full-text table ranks with its own idf: a scope holding one or two memories gives every word there an idf near
-  // 0, so its scores are not comparable with the observations' or the runs' (walk 17). A hit's ratio is to the best
-  // of its own table, times that best's share of the query's words over the highest such share (`tableWeight`, below):
-  // a table whose best hit holds one word of the question does not rank with one holding all of them.
-  const tableOf = new Map<string, number>(
-    [
-      memoryHits.map((h) => key(memoryKind(h.memory.category), h.memory.id)),
-      observationHits.map((h) => key('observation', h.observation.id)),
-      executionHits.map((h) => key('execution', h.id)),
-    ].flatMap((keys, table) => keys.map((k2) => [k2, table] as const)),
-  );
-  const bestOf = (of: (k2: string) => boolean): number[] =>
-    [0, 1, 2].map((table) =>
-      Math.max(0, ...[...bm25].filter(([k2]) => tableOf.get(k2) === table && of(k2)).map(([, b]) => Math.abs(b))),
-    );
-  const best = bestOf(() => true);
+  const best = Math.max(0, ...[...bm25.values()].map(Math.abs));
   // Without an index, the items are the hits themselves.
   const hitItems = async (): Promise<Map<string, Recallable>> =>
     new Map(
@@ -470,18 +455,6 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
           memories: memoryHits.map((h) => h.memory),
           observations: observationHits.map((h) => h.observation),
         })));
-  const bestShares = [0, 1, 2].map((table) => {
-    const top = [...bm25].find(([k2, b]) => tableOf.get(k2) === table && Math.abs(b) === best[table] && b !== 0);
-    const item = top === undefined ? undefined : items.get(top[0]);
-    return top === undefined ? 0 : item === undefined ? 1 : termShare(queryWords, item);
-  });
-  const topShare = Math.max(...bestShares);
-  const tableWeight = bestShares.map((share) => (topShare === 0 ? 1 : share / topShare));
-  const relativeTo = (bests: readonly number[], k2: string, raw: number): number | undefined => {
-    const table = tableOf.get(k2) ?? -1;
-    const top = bests[table] ?? 0;
-    return top === 0 ? undefined : (Math.abs(raw) / top) * (tableWeight[table] ?? 1);
-  };
   // A question naming a speaker of the candidates' turns asks what they said (issue 23).
   const inQuery = new Set(queryWords);
   const named = new Set<string>();
@@ -500,19 +473,18 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
     const speaker = items.get(k2)?.life?.turn?.speaker;
     return speaker !== undefined && !named.has(speaker);
   };
-  const ownBest = bestOf((k2) => !othersTurn(k2));
-  const scale = (k2: string) => (named.size === 0 || ownBest[tableOf.get(k2) ?? -1] === 0 ? best : ownBest);
+  const ownBest = Math.max(0, ...[...bm25].filter(([k2]) => !othersTurn(k2)).map(([, b]) => Math.abs(b)));
+  const scale = named.size === 0 || ownBest === 0 ? best : ownBest;
   // The named speakers' turns BM25 found by the name alone: the rest of the score orders them (core/recall/name-only).
   const byNameAlone = nameOnlyMatches(
     (named.size > 0 ? candidates : []).map((k2) => {
       const item = items.get(k2);
       const raw = bm25.get(k2);
-      const ratio = raw === undefined ? undefined : relativeTo(scale(k2), k2, raw);
       return {
         key: k2,
         ...(item?.life?.turn === undefined ? {} : { speaker: item.life.turn.speaker }),
         text: item?.text ?? '',
-        ratio: ratio === undefined ? undefined : Math.min(1, ratio),
+        ratio: raw === undefined || scale === 0 ? undefined : Math.min(1, Math.abs(raw) / scale),
       };
     }),
     named,
@@ -536,7 +508,7 @@ export async function recall(ctx: RecallContext, query: string, request: RecallR
   const score = (item: Recallable, linked?: Link) => {
     const raw = bm25.get(item.key);
     const byName = nameOnly.ratios.get(item.key) ?? (byValue.has(item.key) ? 0 : undefined);
-    const bm25Relative = byName ?? (raw === undefined ? 0 : (relativeTo(best, item.key, raw) ?? 0));
+    const bm25Relative = byName ?? (raw === undefined || best === 0 ? 0 : Math.abs(raw) / best);
     const similarity = Math.max(0, exactSimilarity.get(item.key) ?? similar.of(item.key));
     const own = w * bm25Relative + (1 - w) * similarity;
     const fused = linked === undefined ? own : Math.max(own, linked.fused);
