@@ -233,7 +233,8 @@ function unreachableError(error: unknown, location: string, timeoutMs: number): 
           // A stopped server behind a unix socket took its socket file with it (review C).
           (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect'))
       ? code
-      : /^Connection terminated/i.test(error.message)
+      : // The next statement on a connection the server ended between two statements of a transaction (item 1).
+        /^Connection terminated|has encountered a connection error and is not queryable/i.test(error.message)
         ? 'connection lost'
         : undefined;
   if (why === undefined) return undefined;
@@ -378,8 +379,30 @@ async function* namedStream<T>(stream: AsyncIterable<T>, named: (error: unknown)
   }
 }
 
-async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
+/**
+ * A connection taken from the pool, heard while it is out of it: the server ending it meanwhile (a shutdown, a
+ * failover, `pg_terminate_backend`) is then the error its statement (or the next one) fails with, not an 'error'
+ * event nobody hears, which ends the process (the pool hears its idle connections only; walk 19, items 1 and 2).
+ * `release` gives it back (the pool drops a connection that was lost).
+ */
+async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: () => void }> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const heard = (error: Error): void => {
+    lost ??= error;
+  };
+  client.on('error', heard);
+  return {
+    client,
+    release: () => {
+      client.removeListener('error', heard);
+      client.release(lost);
+    },
+  };
+}
+
+async function migrate(pool: pg.Pool, schema: string, location: string, vectors: PgVectorMode): Promise<PgVectorState> {
+  const { client, release } = await checkOut(pool);
   try {
     await client.query('BEGIN');
     // One migrator per database and schema: the others wait here, then find the work done.
@@ -419,7 +442,7 @@ async function migrate(pool: pg.Pool, schema: string, location: string, vectors:
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    release();
   }
 }
 
@@ -491,7 +514,7 @@ export class PgStore implements Store {
   /** Runs `fn` in one transaction, again after a deadlock or serialisation failure (`fn` must be safe to re-run). */
   async #tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
-      const client = await this.#pool.connect();
+      const { client, release } = await checkOut(this.#pool);
       try {
         await client.query('BEGIN');
         const result = await fn(client);
@@ -506,7 +529,7 @@ export class PgStore implements Store {
         }
         throw error;
       } finally {
-        client.release();
+        release();
       }
     }
   }
