@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CredenceError } from '../core/errors.js';
 import { Credence } from '../engine/engine.js';
 import { cliIn } from '../../test/cli.js';
 import { EXIT } from './main.js';
@@ -84,6 +85,45 @@ describe('the command line with another process writing to the store', () => {
     } finally {
       locker.exec('ROLLBACK');
       locker.close();
+    }
+  }, 60_000);
+});
+
+describe('the command line with the PostgreSQL server going down part way', () => {
+  it('record: a server gone down after a batch was stored exits 1 naming what was stored, where to go on', async () => {
+    // Walk 19, item 2: the server shut down during batch 5 of a `record`; the process died with a stack trace, and
+    // the retry it invited stored the first 20,000 executions twice.
+    const lines = Array.from({ length: 5003 }, (_, i) =>
+      JSON.stringify({ intent: `job ${i}`, calls: [{ tool: 'fs:read', status: 'success' }] }),
+    );
+    const file = join(dir, 'down.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const gone = join(dir, 'down.db');
+    const original = Credence.prototype.recordExecutions;
+    let calls = 0;
+    const spy = vi.spyOn(Credence.prototype, 'recordExecutions').mockImplementation(function (this: Credence, ...a) {
+      calls += 1;
+      if (calls === 2)
+        return Promise.reject(
+          new CredenceError(
+            'STORE_UNAVAILABLE',
+            'the PostgreSQL store at postgres://team:***@db:5432/credence is unreachable (57P01): ' +
+              'the server is down or out of reach; retry later',
+            { details: { unreachable: true } },
+          ),
+        );
+      return original.apply(this, a);
+    });
+    try {
+      const record = await cliIn(dir, ['--db', gone, '--now', '2026-05-02T09:00:00Z', 'record', '--jsonl', file]);
+      expect(record.code).toBe(EXIT.failure);
+      expect(record.stderr).toBe(
+        'credence: the PostgreSQL store at postgres://team:***@db:5432/credence is unreachable (57P01): ' +
+          'the server is down or out of reach, after 5000 execution(s) were recorded; once it is back, ' +
+          'the same command would record them again: record the input from line 5001 on\n',
+      );
+    } finally {
+      spy.mockRestore();
     }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /** @module cli/record — `credence record --jsonl FILE|-`: executions in, edges learned. */
 import type { Command } from 'commander';
-import { CredenceError, isStoreBusy } from '../core/errors.js';
+import { CredenceError, isCredenceError, isStoreBusy } from '../core/errors.js';
 import { requireExecutionWithinLimits } from '../core/limits.js';
 import type { ExecutionInput } from '../core/types.js';
 import { aheadOfClockReason, printJson, withCredence, type CommandContext } from './context.js';
@@ -41,7 +41,8 @@ export function registerRecord(program: Command, context: () => CommandContext):
             .recordExecutions(batch, { validate: false, edges: false })
             .catch((error: unknown) => {
               // Executions without an id: a retry of the whole file would store the batches already committed twice.
-              if (i === 0 || !isStoreBusy(error)) throw error;
+              // So for a store busy, or a server gone down meanwhile (walk 19, item 2), say where to resume.
+              if (i === 0 || !(isStoreBusy(error) || isCredenceError(error, 'STORE_UNAVAILABLE'))) throw error;
               throw partlyRecorded(error, i, items[i]?.line ?? 0, identified);
             });
           for (const e of result.executions)
@@ -87,17 +88,26 @@ export function registerRecord(program: Command, context: () => CommandContext):
 }
 
 /**
- * A busy store met after `stored` executions were committed: not a retry (exit 1), where to resume; when every
- * execution carries an id (`identified`), the same command is that resumption (those recorded are not again).
+ * A busy store, or one gone out of reach, met after `stored` executions were committed: not a retry (exit 1), where
+ * to resume; when every execution carries an id (`identified`), the same command is that resumption (those recorded
+ * are not again).
  */
 function partlyRecorded(error: unknown, stored: number, line: number, identified: boolean): CredenceError {
   const resume = identified
     ? 'every execution carries an id, so the same command records only those not recorded yet'
     : `the same command would record them again: record the input from line ${line} on`;
+  const details = { recorded: stored, resumeAtLine: line };
+  if (!isStoreBusy(error))
+    return new CredenceError(
+      'STORE_UNAVAILABLE',
+      `${(error as Error).message.replace(/; retry later$/, '')}, after ${stored} execution(s) were recorded; ` +
+        `once it is back, ${resume}`,
+      { cause: error, details: { ...(error as CredenceError).details, ...details } },
+    );
   return new CredenceError(
     'STORE_UNAVAILABLE',
     `the store became busy (another process is writing) after ${stored} execution(s) were recorded; ${resume}`,
-    { cause: error, details: { recorded: stored, resumeAtLine: line } },
+    { cause: error, details },
   );
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isCredenceError } from '../core/errors.js';
+import { CredenceError, isCredenceError } from '../core/errors.js';
 import { checkDump, DUMP_FORMAT, restoreDump, writeDump } from './dump.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import { LATEST_SCHEMA_VERSION } from './sqlite/migrations.js';
@@ -353,6 +353,34 @@ describe('dump files', () => {
     expect(refused.code).toBe('INVALID_INPUT');
     expect(refused.details.line).toBe(5);
     expect(refused.details.partial).toMatchObject({ tools: 1, observations: 1, memories: 1, embeddings: 0 });
+  });
+
+  it('stop when the store goes out of reach, naming what was written and that it must be emptied', async () => {
+    // Walk 19, item 2: the PostgreSQL server shut down part way; restore died with a stack trace, and nothing said
+    // the target was left half filled.
+    const text = await dumpText(await sample());
+    const target = fresh();
+    const importRows = target.importRows.bind(target);
+    let batches = 0;
+    target.importRows = async (table, rows) => {
+      batches += 1;
+      if (batches === 3)
+        throw new CredenceError(
+          'STORE_UNAVAILABLE',
+          'the PostgreSQL store at postgres://team:***@db/credence is unreachable (57P01): ' +
+            'the server is down or out of reach; retry later',
+          { details: { unreachable: true } },
+        );
+      return importRows(table, rows);
+    };
+    const stopped = await caught(() => restoreDump(target, linesOf(text), { batchSize: 1 }));
+    expect(stopped).toEqual({
+      code: 'STORE_UNAVAILABLE',
+      message:
+        'the PostgreSQL store at postgres://team:***@db/credence is unreachable (57P01): the server is down or out ' +
+        'of reach: the restore stopped at line 4. :memory: now holds only tools 1, observations 1; once it ' +
+        'answers, empty it (or use a new one) before restoring again.',
+    });
   });
 
   it('are not written when the store changes while it is read', async () => {

@@ -9,7 +9,7 @@
  * The format in full: docs/operations.md.
  */
 import { z } from 'zod';
-import { CredenceError } from '../core/errors.js';
+import { CredenceError, isCredenceError } from '../core/errors.js';
 import { formatIssues, PLAIN_ISSUES } from '../schemas/format.js';
 import { dumpRowProblem } from './dump-rows.js';
 import { DUMP_TABLES, TABLES, type DumpRow, type DumpTable, type Store, type TableName } from './types.js';
@@ -369,6 +369,18 @@ export async function restoreDump(
       const row = (error as CredenceError).details?.row;
       const line = typeof row === 'number' ? (batch[row]?.line ?? first.line) : first.line;
       const partial = describeCounts(imported);
+      // A store gone out of reach or busy meanwhile (walk 19, item 2) is no refused row: its own message, and
+      // what is left to do about the target written part way.
+      if (isCredenceError(error, 'STORE_UNAVAILABLE') || isCredenceError(error, 'STORE_BUSY'))
+        throw new CredenceError(
+          error.code,
+          `${error.message.replace(/; retry(?: later)?$/, '')}: the restore stopped at line ${line}. ` +
+            (partial === ''
+              ? 'Nothing was restored: restore again once it answers.'
+              : `${store.location} now holds only ${partial}; once it answers, ` +
+                'empty it (or use a new one) before restoring again.'),
+          { cause: error, details: { ...error.details, line, partial: imported } },
+        );
       throw new CredenceError(
         'INVALID_INPUT',
         `line ${line}: the store refused the row: ${(error as Error).message}. ` +
