@@ -164,6 +164,14 @@ describe('a PostgreSQL URL that is not one, or cannot be read (no server needed)
     }
   });
 
+  it('with its scheme in upper case is read (RFC 3986): a server down is named, not its URL', async () => {
+    for (const given of ['POSTGRES://u:s3cret@127.0.0.1:1/db', 'PostgreSQL://u:s3cret@127.0.0.1:1/db']) {
+      const error = await openPgStore({ url: given, connectTimeoutMs: 2_000 }).catch((e: unknown) => e);
+      expect(isCredenceError(error, 'STORE_UNAVAILABLE') && error.message).toContain('is unreachable');
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+  });
+
   it('with an unencoded @ / # ? in its password or a port that is no number: says which, exit 2', async () => {
     const encode = 'percent-encoded (%40 %2F %23 %3F)';
     const cases: [string, string][] = [

@@ -272,17 +272,20 @@ function lockTimeoutError(
 /** Opens (creating and migrating when needed) a PostgreSQL store. */
 export async function openPgStore(options: PgStoreOptions): Promise<PgStore> {
   const shown = redactUrl(options.url);
-  if (!/^postgres(ql)?:\/\//.test(options.url)) {
+  // A URL's scheme is case-insensitive (RFC 3986 §3.1): `POSTGRES://` is read as `postgres://` (walk 19).
+  const scheme = /^postgres(ql)?:\/\//i.exec(options.url)?.[0];
+  if (scheme === undefined) {
     throw new CredenceError(
       'INVALID_INPUT',
       `the database URL ${shown} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
     );
   }
-  const problem = urlProblem(options.url);
+  const given = scheme.toLowerCase() + options.url.slice(scheme.length);
+  const problem = urlProblem(given);
   if (problem !== undefined) {
     throw new CredenceError('INVALID_INPUT', `the database URL ${shown} cannot be read: ${problem}`);
   }
-  const { url, schema: fromUrl, vectors: vectorsFromUrl } = splitParams(options.url);
+  const { url, schema: fromUrl, vectors: vectorsFromUrl } = splitParams(given);
   const schema = options.schema ?? fromUrl ?? 'public';
   const vectors = options.vectors ?? vectorsFromUrl ?? 'auto';
   if (!(PG_VECTOR_MODES as readonly string[]).includes(vectors)) {
