@@ -3,19 +3,24 @@ import type { Command } from 'commander';
 import { scopeOrigin } from '../core/scope/scope.js';
 import { printJson, withCredence, type CommandContext } from './context.js';
 
+/** What a server store's consistency check compares (engine `integrity`). */
+const CONSISTENCY_CHECKED = 'consistency check: schema version, row counts, full-text sample';
+
 export function registerStatus(program: Command, context: () => CommandContext): void {
   program
     .command('status')
     .description('show the database, the scope, the schema version and the row counts of the scope')
     .action(async () => {
       const ctx = context();
-      const { status, problems } = await withCredence(ctx, async (c) => ({
+      const { status, integrity } = await withCredence(ctx, async (c) => ({
         status: await c.status(),
-        problems: await c.integrity(),
+        integrity: await c.integrity(),
       }));
+      const { check, problems } = integrity;
       // A damaged file is said, and the command fails: it is what a newcomer runs when something looks wrong.
       if (problems.length > 0) ctx.setExitCode(1);
-      if (ctx.wantsJson) return printJson(ctx, { ...status, integrity: { ok: problems.length === 0, problems } });
+      if (ctx.wantsJson)
+        return printJson(ctx, { ...status, integrity: { ok: problems.length === 0, check, problems } });
       const named = ctx.options.scope === undefined ? 'CREDENCE_SCOPE' : '--scope';
       const lines = [
         `db             ${status.db}`,
@@ -25,9 +30,11 @@ export function registerStatus(program: Command, context: () => CommandContext):
         `vectors        ${status.vectors.reason}`,
         `now            ${status.now}`,
         problems.length === 0
-          ? 'integrity      ok (quick check)'
-          : `integrity      DAMAGED: ${problems.slice(0, 3).join('; ')}; save what is readable with ` +
-            '`credence dump --salvage FILE`, then restore it into a new store',
+          ? `integrity      ok (${check === 'quick check' ? 'quick check' : CONSISTENCY_CHECKED})`
+          : check === 'quick check'
+            ? `integrity      DAMAGED: ${problems.slice(0, 3).join('; ')}; save what is readable with ` +
+              '`credence dump --salvage FILE`, then restore it into a new store'
+            : `integrity      INCONSISTENT (${CONSISTENCY_CHECKED}): ${problems.slice(0, 3).join('; ')}`,
         ...Object.entries(status.counts).map(([table, n]) => `${table.padEnd(14)} ${n}`),
         `graph          ${status.graph.vertices} tools in use, ${status.graph.confidentPairs} confident pairs, ` +
           `density ${status.graph.density.toFixed(4)} (${status.graph.tier})`,

@@ -591,7 +591,7 @@ export class Credence {
    */
   async backup(file: string, options: { overwrite?: boolean } = {}): Promise<BackupReport> {
     // A copy of a damaged file would pass the damage on (and --force would replace a sound backup with it).
-    const problems = await this.integrity();
+    const problems = (await this.#store.quickCheck?.()) ?? [];
     if (problems.length > 0)
       throw new CredenceError(
         'STORE_UNAVAILABLE',
@@ -602,9 +602,15 @@ export class Credence {
     return this.#store.backup(file, { ...options, ifExists: `pass ${this.#names.overwrite} to replace it` });
   }
 
-  /** The store's quick integrity check (`credence status`, `backup`): the problems found, empty when sound. */
-  async integrity(): Promise<string[]> {
-    return (await this.#store.quickCheck?.()) ?? [];
+  /**
+   * The store's integrity check (`credence status`) and the problems it found, empty when sound: SQLite's quick check
+   * of its file (`quick check`); a server store, which checks its own pages, has none, so its consistency check runs
+   * (`consistency check`: the schema version, the kept row counts against the rows, a sample of the full-text entries).
+   */
+  async integrity(): Promise<{ check: 'quick check' | 'consistency check'; problems: string[] }> {
+    const quick = await this.#store.quickCheck?.();
+    if (quick !== undefined) return { check: 'quick check', problems: quick };
+    return { check: 'consistency check', problems: await this.#store.check() };
   }
 
   /**

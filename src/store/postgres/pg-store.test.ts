@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliIn } from '../../../test/cli.js';
 import { freshPgStore, pgSchemas, pgTestUrl } from '../../../test/pg.js';
@@ -235,6 +236,35 @@ describe.skipIf(url === undefined)('PostgreSQL store', () => {
       });
       expect((JSON.parse(named.stdout) as { db: string }).db).toBe(redactUrl(inUrl));
     } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it("credence status runs the store's consistency check, and a count off is said, exit 1 (walk 19)", async () => {
+    const name = schema();
+    const store = await openPgStore({ url: url as string, schema: name });
+    await store.upsertTools('p', [{ id: 'read_file', description: 'Read a file' }]);
+    const home = mkdtempSync(join(tmpdir(), 'credence-pg-integrity-'));
+    const env = { CREDENCE_DATABASE_URL: withSchema(url as string, name), CREDENCE_SCOPE: 'p' };
+    try {
+      const sound = await cliIn(home, ['status'], env);
+      expect([sound.code, sound.stdout]).toEqual([0, expect.stringContaining('integrity      ok (consistency check')]);
+      const client = new pg.Client({ connectionString: url as string });
+      await client.connect();
+      await client.query(`UPDATE ${name}.table_counts SET n = n + 5 WHERE name = 'tools'`);
+      await client.end();
+      const off = await cliIn(home, ['status'], env);
+      expect(off.code).toBe(1);
+      expect(off.stdout).toContain('integrity      INCONSISTENT (consistency check');
+      expect(off.stdout).toContain('tools in scope p: counted 6, holds 1');
+      const json = await cliIn(home, ['status', '--json'], env);
+      expect(JSON.parse(json.stdout).integrity).toEqual({
+        ok: false,
+        check: 'consistency check',
+        problems: ['tools in scope p: counted 6, holds 1'],
+      });
+    } finally {
+      await store.close();
       rmSync(home, { recursive: true, force: true });
     }
   });
