@@ -4,4 +4,4 @@
  * and end at it; a test holds all three equal): `credence --version` prints it beside the package's version, since
  * the package's stays the same from one schema to the next (walk 11, item 4).
  */
-export const SCHEMA_VERSION = 29;
+export const SCHEMA_VERSION = 30;

@@ -1211,12 +1211,31 @@ export function runStoreContract(options: StoreContractOptions): void {
           tools: ['search', 'fetch'],
           edges: [['search', 'fetch']],
           intents: ['find f', 'find e', 'find d', 'find c', 'find a'],
+          intentsAt: [6, 5, 4, 3, 2].map((i) => T0 + i * DAY),
           runs: 8,
           successes: 4,
           firstSeen: T0 - DAY,
           lastSeen: T0 + 6 * DAY,
         });
         expect(await store.listWorkflows('q')).toEqual([]);
+      });
+
+      test('the 5 latest intents are by time, whatever order runs are merged in (walk 19)', async () => {
+        // Run i at day i; merged out of time order (a teammate's late record), one at a time and all at once.
+        const order = [1, 2, 3, 9, 8, 7, 6, 5, 4, 0];
+        const merge = (i: number) => wfMerge(['search', 'fetch'], { intent: `fix file ${i}`, at: T0 + i * DAY });
+        const oneByOne = await fresh();
+        for (const i of order) await oneByOne.mergeWorkflows('p', [merge(i)]);
+        await oneByOne.mergeWorkflows('q', order.map(merge));
+        // An intent seen again, earlier than its latest run, keeps its place.
+        await oneByOne.mergeWorkflows('p', [wfMerge(['search', 'fetch'], { intent: 'fix file 8', at: T0 })]);
+        for (const scope of ['p', 'q']) {
+          const [w] = await oneByOne.listWorkflows(scope);
+          expect([w?.intents, w?.intentsAt]).toEqual([
+            [9, 8, 7, 6, 5].map((i) => `fix file ${i}`),
+            [9, 8, 7, 6, 5].map((i) => T0 + i * DAY),
+          ]);
+        }
       });
 
       test('workflows list most recently used first, up to a limit', async () => {

@@ -88,6 +88,7 @@ export const DUMP_COLUMNS: Readonly<Record<DumpTable, readonly DumpColumn[]>> = 
     col('tools', 'json', 'default'),
     col('edges', 'json', 'default'),
     col('intents', 'json', 'default'),
+    col('intents_at', 'json', 'default'),
     col('runs', 'integer', 'default'),
     col('successes', 'integer', 'default'),
     col('first_seen', 'integer', 'required'),

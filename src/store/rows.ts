@@ -264,6 +264,7 @@ export function toWorkflow(row: Row): WorkflowRecord {
     tools: parse<string[]>(row.tools, []),
     edges: parse<[string, string][]>(row.edges, []),
     intents: parse<string[]>(row.intents, []),
+    intentsAt: parse<number[]>(row.intents_at, []),
     runs: Number(row.runs),
     successes: Number(row.successes),
     firstSeen: Number(row.first_seen),

@@ -190,31 +190,46 @@ export function endedAt(calls: readonly { at?: number; durationMs?: number }[], 
 }
 
 /**
+ * The latest distinct intents of a workflow after a run with `intent` at `at`, newest first, each with when it last
+ * led to it: the intent takes its place by time among them (before those no later than it), whatever the order runs
+ * are merged in, so that merging runs one by one keeps what a rebuild in time order keeps (walk 19). An intent
+ * kept without its time (a row written before times were kept) counts as of the workflow's last use. Pure.
+ */
+function latestIntents(
+  current: WorkflowRecord | undefined,
+  intent: string | undefined,
+  at: number,
+): { text: string; at: number }[] {
+  const kept = (current?.intents ?? []).map((text, k) => ({
+    text,
+    at: current?.intentsAt[k] ?? current?.lastSeen ?? at,
+  }));
+  if (intent === undefined) return kept;
+  const latest = Math.max(at, kept.find((i) => i.text === intent)?.at ?? at);
+  const others = kept.filter((i) => i.text !== intent);
+  const place = others.findIndex((i) => i.at <= latest);
+  const entry = { text: intent, at: latest };
+  return place === -1 ? [...others, entry] : [...others.slice(0, place), entry, ...others.slice(place)];
+}
+
+/**
  * A learned workflow after one merge (WorkflowMerge): runs and successes added (successes kept within
- * [0, runs]), first and last use widened, the merge's intent first among the latest distinct intents when it
- * is the newest use (else after them, if there is room). Undefined when no run is left: the row goes. Pure.
+ * [0, runs]), first and last use widened, the merge's intent placed by time among the latest distinct intents
+ * (latestIntents). Undefined when no run is left: the row goes. Pure.
  */
 export function mergeWorkflow(current: WorkflowRecord | undefined, merge: WorkflowMerge): WorkflowRecord | undefined {
   const runs = (current?.runs ?? 0) + merge.runs;
   if (runs <= 0) return undefined;
   const successes = Math.min(runs, Math.max(0, (current?.successes ?? 0) + merge.successes));
-  const intents = current?.intents ?? [];
   const intent = merge.intent?.trim() === '' ? undefined : merge.intent;
-  const newest = current === undefined || merge.at >= current.lastSeen;
-  const merged =
-    intent === undefined
-      ? intents
-      : newest
-        ? [intent, ...intents.filter((i) => i !== intent)]
-        : intents.includes(intent)
-          ? intents
-          : [...intents, intent];
+  const intents = latestIntents(current, intent, merge.at).slice(0, WORKFLOW_INTENTS_KEPT);
   return {
     id: merge.id,
     key: merge.key,
     tools: current?.tools ?? [...merge.tools],
     edges: current?.edges ?? merge.edges.map(([from, to]) => [from, to] as [string, string]),
-    intents: merged.slice(0, WORKFLOW_INTENTS_KEPT),
+    intents: intents.map((i) => i.text),
+    intentsAt: intents.map((i) => i.at),
     runs,
     successes,
     firstSeen: current === undefined ? merge.at : Math.min(current.firstSeen, merge.at),

@@ -261,7 +261,8 @@ export interface InsertReport {
 
 /**
  * A learned workflow (issue 19): the recorded runs of one shape (core/experience/workflow-shape), merged.
- * `id` is `workflowId(key)`; `intents` the latest 5 distinct intents, newest first.
+ * `id` is `workflowId(key)`; `intents` the latest 5 distinct intents, newest first, and `intentsAt` when each last led
+ * to it (the latest run with it), so that a run merged out of time order takes its place among them (walk 19).
  */
 export interface WorkflowRecord {
   id: string;
@@ -269,6 +270,7 @@ export interface WorkflowRecord {
   tools: string[];
   edges: [string, string][];
   intents: string[];
+  intentsAt: EpochMs[];
   runs: number;
   successes: number;
   firstSeen: EpochMs;

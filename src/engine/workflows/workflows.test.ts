@@ -106,6 +106,18 @@ describe('learned workflows', () => {
     await credence.close();
   });
 
+  it('keep the 5 latest intents of runs recorded out of time order, as a rebuild (a restore) gives them', async () => {
+    // Walk 19: runs 1-20, run i at day i % 10 (so 11-20 come as late records of days 1-10), one record each.
+    const credence = await open();
+    for (let i = 1; i <= 20; i += 1)
+      await credence.recordExecution(person(`lint and fix file ${i}`, T0 - (10 - (i % 10)) * DAY_MS + i));
+    const recorded = (await credence.workflows()).map((w) => w.intents);
+    expect(recorded).toEqual([[19, 9, 18, 8, 17].map((i) => `lint and fix file ${i}`)]);
+    await credence.rebuildWorkflows();
+    expect((await credence.workflows()).map((w) => w.intents)).toEqual(recorded);
+    await credence.close();
+  });
+
   it('are rebuilt from the executions of a store that has none yet (an upgraded store), once', async () => {
     const credence = await open();
     const store = engineStore(credence);

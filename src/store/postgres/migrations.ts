@@ -615,6 +615,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = Object.freeze([
       'and built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 30,
+    description:
+      'learned workflows keep when each of their latest intents last led to them (intents_at), so that a run ' +
+      'recorded out of time order (a late record, a spooled hook turn) takes its place among the 5 latest intents ' +
+      "as a rebuild gives it; each scope's workflows are emptied and built again from its stored executions the " +
+      'first time they are read or a run is recorded',
+    sql: `
+      ALTER TABLE workflows ADD COLUMN IF NOT EXISTS intents_at text NOT NULL DEFAULT '[]';
+      DELETE FROM workflows;
+      DELETE FROM workflow_builds;
+    `,
+  },
 ]);
 
 export const PG_LATEST_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]?.version ?? 0;

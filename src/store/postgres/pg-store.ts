@@ -1182,11 +1182,12 @@ export class PgStore implements Store {
       await c.query('DELETE FROM workflows WHERE scope = $1 AND id = ANY($2::text[])', [scope, gone]);
     if (kept.length === 0) return;
     await c.query(
-      `UPDATE workflows w SET key = v.key, tools = v.tools, edges = v.edges, intents = v.intents, runs = v.runs,
-         successes = v.successes, first_seen = v.first_seen, last_seen = v.last_seen
+      `UPDATE workflows w SET key = v.key, tools = v.tools, edges = v.edges, intents = v.intents,
+         intents_at = v.intents_at, runs = v.runs, successes = v.successes, first_seen = v.first_seen,
+         last_seen = v.last_seen
        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-           $7::bigint[], $8::bigint[], $9::float8[], $10::float8[])
-         AS v(id, key, tools, edges, intents, runs, successes, first_seen, last_seen)
+           $7::bigint[], $8::bigint[], $9::float8[], $10::float8[], $11::text[])
+         AS v(id, key, tools, edges, intents, runs, successes, first_seen, last_seen, intents_at)
        WHERE w.scope = $1 AND w.id = v.id`,
       [
         scope,
@@ -1199,6 +1200,7 @@ export class PgStore implements Store {
         kept.map((w) => w.successes),
         kept.map((w) => w.firstSeen),
         kept.map((w) => w.lastSeen),
+        kept.map((w) => json(w.intentsAt)),
       ],
     );
   }

@@ -743,6 +743,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       'and built again from its stored executions the first time they are read or a run is recorded',
     sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
   },
+  {
+    version: 30,
+    description:
+      'learned workflows keep when each of their latest intents last led to them (intents_at), so that a run ' +
+      'recorded out of time order (a late record, a spooled hook turn) takes its place among the 5 latest intents ' +
+      "as a rebuild gives it; each scope's workflows are emptied and built again from its stored executions the " +
+      'first time they are read or a run is recorded',
+    sql: `DELETE FROM workflows; DELETE FROM workflow_builds;`,
+    after: (db) => {
+      const columns = db.prepare('PRAGMA table_info(workflows)').all() as { name: string }[];
+      if (!columns.some((c) => c.name === 'intents_at'))
+        db.prepare("ALTER TABLE workflows ADD COLUMN intents_at TEXT NOT NULL DEFAULT '[]'").run();
+    },
+  },
 ]);
 
 /**

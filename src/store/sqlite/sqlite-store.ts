@@ -1111,14 +1111,14 @@ export class SqliteStore implements Store {
     for (const [id, w] of foldWorkflows(current, merges)) {
       if (w === undefined) remove.run(scope, id);
       else {
-        values.push(scope, w.id, w.key, json(w.tools), json(w.edges), json(w.intents));
+        values.push(scope, w.id, w.key, json(w.tools), json(w.edges), json(w.intents), json(w.intentsAt));
         values.push(w.runs, w.successes, w.firstSeen, w.lastSeen);
       }
     }
     this.#insertRows(
-      'INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, runs, successes, first_seen, ' +
-        'last_seen)',
-      10,
+      'INSERT OR REPLACE INTO workflows (scope, id, key, tools, edges, intents, intents_at, runs, successes, ' +
+        'first_seen, last_seen)',
+      11,
       values,
     );
   }
