@@ -84,7 +84,14 @@ export function aheadOfClockReason(
 ): string | undefined {
   const at = typeof value === 'number' ? value : parseIsoInstant(value);
   if (at === undefined || !aheadOfClock(at, clock)) return undefined;
-  const shown = typeof value === 'number' ? `${value} (${new Date(at).toISOString()})` : value;
+  // A number beyond the dates JavaScript can write (1e20) is shown as given.
+  const date = new Date(at);
+  const shown =
+    typeof value !== 'number'
+      ? value
+      : Number.isNaN(date.getTime())
+        ? String(value)
+        : `${value} (${date.toISOString()})`;
   return `${shown} is after ${clockName} (${new Date(clock).toISOString()}): ${harm}; give a time up to now`;
 }
 

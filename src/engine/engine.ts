@@ -847,7 +847,7 @@ export class Credence {
   }
 
   get #feedback() {
-    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId };
+    return { store: this.#store, scope: this.scope, now: this.now, newId: this.newId, clockName: this.#clockName };
   }
 
   /**

@@ -9,6 +9,7 @@
  */
 import { CredenceError } from '../core/errors.js';
 import { parseOutcome, parseOutcomeKind } from '../core/outcomes.js';
+import { aheadOfClockReason } from '../core/time.js';
 import type { FeedbackKind, ObservationType, Outcome, Verdict } from '../core/types.js';
 import { OBSERVATION_TYPES, VERDICTS } from '../core/types.js';
 import { confirmationEventId, heldTexts, isConfirmationId } from '../core/learning/rule-trust.js';
@@ -36,6 +37,8 @@ export interface FeedbackContext {
   scope: string;
   now: () => number;
   newId: () => string;
+  /** What messages call the clock `now` reads (the machine's, or the one `now` / CREDENCE_NOW sets). */
+  clockName?: string;
 }
 
 /** A shown item: what it was, the query it answered, and the confidence it was shown with (issue 24). */
@@ -104,19 +107,23 @@ const timeShown = (at: number): string => {
 };
 
 /**
- * An outcome's `at` given by the caller (walk 18, item 10): not before 1970, not after now (calibration reads the
- * outcomes known at now: a later one would be listed but never counted), and not before the claim was shown (an
- * outcome comes after what it judges). INVALID_INPUT naming `at` and why; an unknown id is left to the write.
+ * An outcome's `at` given by the caller (walk 18, item 10): not before 1970, not more than a day after now (the slack
+ * every input time gets; calibration reads the outcomes known at now: a later one would be listed but not counted
+ * until then), and not before the claim was shown (an outcome comes after what it judges). INVALID_INPUT naming `at`
+ * and why; an unknown id is left to the write.
  */
 async function requireOutcomeTime(ctx: FeedbackContext, id: string, at: number): Promise<void> {
   const refuse = (why: string): CredenceError => new CredenceError('INVALID_INPUT', `at ${timeShown(at)} ${why}`);
   if (at < 0) throw refuse('is before 1970 (negative epoch milliseconds): give when the outcome was known');
-  const now = ctx.now();
-  if (at > now)
-    throw refuse(
-      `is after now (${new Date(now).toISOString()}): calibration counts an outcome from its time on, so it would ` +
-        'be listed but not counted until then; give a time up to now',
-    );
+  // A day of slack, as for every other time given (aheadOfClockReason): a learner that read its clock before it
+  // claimed the events it follows dates an outcome at such an event, a little after that reading.
+  const ahead = aheadOfClockReason(
+    at,
+    ctx.now(),
+    'calibration counts an outcome from its time on, so it would be listed but not counted until then',
+    ctx.clockName,
+  );
+  if (ahead !== undefined) throw new CredenceError('INVALID_INPUT', `at ${ahead}`);
   const shown = await ctx.store.getShown(ctx.scope, id);
   if (shown !== undefined && at < shown.at)
     throw refuse(
