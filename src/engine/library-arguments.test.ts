@@ -183,6 +183,17 @@ describe('a time more than a day after now is refused, naming the field, nothing
       },
       /startedAt: \d+ \(2099/,
     ],
+    // Review G, item 2: the public append path (the MCP gateway, the hooks) stored them.
+    [
+      "an appended run's startedAt",
+      (c) => c.appendCalls({ id: 's1', intent: 'x', startedAt: LATER }, two()),
+      /invalid execution: startedAt: 2099/,
+    ],
+    [
+      "an appended call's at",
+      (c) => c.appendCalls({ id: 's1', intent: 'x' }, two({ at: Date.parse(LATER) })),
+      /invalid execution: calls\[0\]\.at: \d+ \(2099/,
+    ],
     [
       "an observation's timestamp",
       (c) => c.observe([{ type: 'correction', observation: 'o', confidence: 0.5, timestamp: LATER }]),
@@ -204,6 +215,19 @@ describe('a time more than a day after now is refused, naming the field, nothing
       expect(await engineStore(credence).counts('p')).toEqual(before);
       await credence.close();
     });
+
+  it('appendCalls with a function of the stored calls: its call ahead is refused, named by its place', async () => {
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: NOW });
+    await credence.appendCalls({ id: 's1', intent: 'x' }, [{ tool: 'a', status: 'success' }]);
+    const before = await engineStore(credence).counts('p');
+    const later = () => [{ tool: 'b', status: 'success' as const, at: LATER }];
+    await expect(credence.appendCalls({ id: 's1', intent: 'x' }, later)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/^invalid execution: calls\[1\]\.at: 2099-01-01T00:00:00Z is after the clock now/),
+    });
+    expect(await engineStore(credence).counts('p')).toEqual(before);
+    await credence.close();
+  });
 
   it('a time within a day of now is taken (time zones, a clock a little behind)', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: NOW });

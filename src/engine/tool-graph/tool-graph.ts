@@ -137,15 +137,29 @@ export function parseExecution(value: unknown): ExecutionInput {
  * clock itself (walk 18, item 2).
  */
 export function refuseAheadOfNow(execution: ExecutionInput, now: number, clockName?: string): ExecutionInput {
+  refuseTimesAhead(execution.startedAt, execution.calls, 0, now, clockName);
+  return execution;
+}
+
+/**
+ * The check of refuseAheadOfNow on a run's `startedAt` and its calls numbered from `firstIndex` (appendCalls names
+ * an appended call by its place in the whole execution, as its other checks do).
+ */
+function refuseTimesAhead(
+  startedAt: string | number | undefined,
+  calls: readonly CallInput[],
+  firstIndex: number,
+  now: number,
+  clockName: string | undefined,
+): void {
   const times: [string, string | number | undefined][] = [
-    ['startedAt', execution.startedAt],
-    ...execution.calls.map((call, i): [string, string | number | undefined] => [`calls[${i}].at`, call.at]),
+    ['startedAt', startedAt],
+    ...calls.map((call, k): [string, string | number | undefined] => [`calls[${firstIndex + k}].at`, call.at]),
   ];
   for (const [field, value] of times) {
     const reason = value === undefined ? undefined : aheadOfClockReason(value, now, undefined, clockName);
     if (reason !== undefined) throw new CredenceError('INVALID_INPUT', `invalid execution: ${field}: ${reason}`);
   }
-  return execution;
 }
 
 /** Checks one catalogue entry; throws INVALID_INPUT naming every bad field. */
@@ -452,6 +466,9 @@ export async function appendCalls(
         'for (there is no run of that id to append to, and this append would create it)',
     );
   const now = ctx.now();
+  // Times more than a day ahead are refused as recordExecutions refuses them (walk 18 item 2, review G item 2): the
+  // head's before anything is written, the calls' once they are known (a function's inside the transaction).
+  refuseTimesAhead(checked.startedAt, [], 0, now, ctx.clockName);
   const startedAt = instant(checked.startedAt, now);
   await ensureWorkflows(ctx.store, ctx.scope);
   // What the stored calls gave (edge events, workflow shape) is kept between appends: an append costs what its
@@ -460,11 +477,12 @@ export async function appendCalls(
   const report = await ctx.store.appendCalls(
     ctx.scope,
     { id: checked.id, intent, startedAt },
-    (before) =>
+    (before) => {
       // A function of the calls gets its own copy: the store's list is lent for the append only.
-      parseAppendedCalls(typeof calls === 'function' ? calls([...before]) : calls, before.length).map((call) =>
-        toCallRecord(call, now),
-      ),
+      const appended = parseAppendedCalls(typeof calls === 'function' ? calls([...before]) : calls, before.length);
+      refuseTimesAhead(undefined, appended, before.length, now, ctx.clockName);
+      return appended.map((call) => toCallRecord(call, now));
+    },
     (before, after) => tracker.events(before, after),
     foldEdge,
     { ...options, workflows: (before, after, execution) => tracker.workflows(before, after, execution), at: now },
