@@ -20,13 +20,14 @@ export async function importClaudeCode(ctx: CommandContext, dir: string | undefi
     ...(ctx.options.databaseUrl === undefined ? {} : { CREDENCE_DATABASE_URL: ctx.options.databaseUrl }),
   };
   const folder = dir ?? defaultFolder(ctx.io.cwd, env, claudeProjectDir);
-  const { parseNow } = await import('../engine/engine.js');
-  const fixed = ctx.options.now ?? (env.CREDENCE_NOW === '' ? undefined : env.CREDENCE_NOW);
+  // The clock and its name (--now's, CREDENCE_NOW's, or this machine's), as every command reads them.
+  const clock = await ctx.clock();
   const summary = await importTranscripts({
     dir: folder,
     env,
     cwd: ctx.io.cwd,
-    now: fixed === undefined ? Date.now() : parseNow(fixed, ctx.options.now === undefined ? 'CREDENCE_NOW' : '--now'),
+    now: clock.now,
+    clockName: clock.name,
     ...(ctx.options.scope === undefined ? {} : { scope: ctx.options.scope }),
     progress: (line) => ctx.io.stderr(`credence import: ${line}\n`),
   }).catch((error: unknown) => {

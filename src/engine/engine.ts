@@ -215,9 +215,18 @@ export interface OptionNames {
   databaseUrl: string;
   /** What replaces an existing file in `backup`: `overwrite: true`, the CLI's `--force`. */
   overwrite: string;
+  /**
+   * What messages call the clock when `now` is a reading of it rather than a time the caller fixed (the hooks and
+   * `import --claude-code` read the machine's clock, or CREDENCE_NOW, once): without it, a `now` given is named as
+   * the clock `now` sets.
+   */
+  clock?: string;
 }
 
 const FIELD_NAMES: OptionNames = { now: 'now', db: 'db', databaseUrl: 'databaseUrl', overwrite: 'overwrite: true' };
+
+/** The field names, with `clock` naming the clock a `now` given was read from (OptionNames.clock). @internal */
+export const namesWithClock = (clock: string): OptionNames => ({ ...FIELD_NAMES, clock });
 
 /** A fixed clock as given, in words (shownValue; a Date that holds no time said so). */
 const shownNow = (value: unknown): string => (value instanceof Date ? 'an invalid Date' : shownValue(value));
@@ -1380,7 +1389,7 @@ export async function openCredence(
     scope,
     root: scope.root ?? options.cwd ?? process.cwd(),
     now,
-    clockName: clockNameOf(options.now, env, names.now),
+    clockName: names.clock ?? clockNameOf(options.now, env, names.now),
     ...(options.newId === undefined ? {} : { newId: options.newId }),
     embedder: () => embedder ?? createEmbeddingProvider(resolveEmbeddingConfig(env)),
     ...(options.warn === undefined ? {} : { warn: options.warn }),

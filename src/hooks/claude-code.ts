@@ -13,7 +13,7 @@ import type { Store } from '../store/types.js';
 import { hookDbPath } from '../platform/paths.js';
 import { storeFailureLine } from './failure-line.js';
 import { writeStdio } from './stdio.js';
-import { eventTime, spoolToolEvent, stopHook } from './fast.js';
+import { eventClock, spoolToolEvent, stopHook } from './fast.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { openHookStore } from './open-store.js';
 import { isBusy, queueSpool } from './queue.js';
@@ -67,7 +67,7 @@ async function runParsedHook(
     out.stderr += r.stderr;
     return out;
   }
-  const now = eventTime(env);
+  const { now, name: clockName } = eventClock(env);
   const where = hookDbPath(env);
   if (!where.ok) {
     warn(where.message);
@@ -94,6 +94,7 @@ async function runParsedHook(
       {
         cwd: p.cwd,
         now,
+        clockName,
         env,
         claimer: localId(),
         db,

@@ -11,7 +11,7 @@ import { hookDbPath } from '../platform/paths.js';
 import { bashExitCode, coverageOf, filePathsOf } from './signals.js';
 import { scrubText, scrubValue } from '../core/security/scrub.js';
 import { INPUT_LIMITS } from '../core/limits.js';
-import { aheadOfClock, parseIsoInstant } from '../core/time.js';
+import { aheadOfClock, fixedClockName, MACHINE_CLOCK, parseIsoInstant } from '../core/time.js';
 import { handOffLearning } from './hand-off.js';
 import { asText, compactJson, parseHookPayload, shapeOf, truncated, type HookPayload } from './payload.js';
 import { spoolEvent, type SpooledEvent } from './spool.js';
@@ -37,10 +37,17 @@ export const HOOK_LIMITS = Object.freeze({
  * the clock: a mistyped year would make the session end's evolve prune every observation as if that time had passed.
  */
 export function eventTime(env: NodeJS.ProcessEnv): number {
+  return eventClock(env).now;
+}
+
+/** eventTime and what messages call the clock it read: CREDENCE_NOW's, or this machine's. */
+export function eventClock(env: NodeJS.ProcessEnv): { now: number; name: string } {
   const fixed = env.CREDENCE_NOW;
   const at = fixed === undefined || fixed === '' ? undefined : parseIsoInstant(fixed);
   const clock = Date.now();
-  return at === undefined || aheadOfClock(at, clock) ? clock : at;
+  return at === undefined || aheadOfClock(at, clock)
+    ? { now: clock, name: MACHINE_CLOCK }
+    : { now: at, name: fixedClockName('CREDENCE_NOW') };
 }
 
 export const scrubbedText = (text: string, max: number): string => truncated(scrubText(text).text, max);

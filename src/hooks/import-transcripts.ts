@@ -5,13 +5,15 @@
  * calls are shaped, scrubbed and cut exactly as the hooks queue them (hooks/fast), queued in the hooks'
  * queue and learned by the hooks' ingest, a session at a time, in slices of {@link IMPORT_LIMITS.slice}
  * events (engine `importSession`: what an earlier import took is not taken again). Event times are the
- * transcript's. Lines that cannot be read are counted by reason and named (file:line, why), never fatal.
+ * transcript's; a line dated more than a day after the import's clock is skipped as one that cannot be read. Lines
+ * that cannot be read are counted by reason and named (file:line, why), never fatal.
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CredenceError } from '../core/errors.js';
+import { fixedClockName } from '../core/time.js';
 import { hookDbPath } from '../platform/paths.js';
 import type { ImportedEvent } from '../engine/import-sessions.js';
 import { callEventOf, HOOK_LIMITS, scrubbedText } from './fast.js';
@@ -67,6 +69,11 @@ export interface ImportOptions {
   cwd: string;
   /** The clock of the import (the claims and the session state; events keep their own times). */
   now: number;
+  /**
+   * What messages call that clock (`this machine's clock`, `the clock --now sets`): a line dated more than a day
+   * after it is skipped, named so. @default the clock `now` sets
+   */
+  clockName?: string;
   scope?: string;
   /** Progress lines for stderr. */
   progress: (line: string) => void;
@@ -133,10 +140,12 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   const where = hookDbPath(env);
   if (!where.ok) throw new CredenceError('INVALID_INPUT', where.message);
   const store = await openHookStore(where.path, env);
-  const { openCredence } = await import('../engine/engine.js');
+  const { namesWithClock, openCredence } = await import('../engine/engine.js');
+  const clockName = options.clockName ?? fixedClockName('now');
   const credence = await openCredence(
     { store, now: options.now, cwd: options.cwd, ...(options.scope === undefined ? {} : { scope: options.scope }) },
     env,
+    namesWithClock(clockName),
   );
   const summary: ImportSummary = {
     dir: options.dir,
@@ -167,7 +176,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
       const learned = await ingest(
         store,
         credence.scope,
-        { cwd: options.cwd, now: options.now, env, claimer: localId(), session },
+        { cwd: options.cwd, now: options.now, clockName, env, claimer: localId(), session },
         options.progress,
       );
       summary.observations += learned.observations;
@@ -193,7 +202,7 @@ export async function importTranscripts(options: ImportOptions): Promise<ImportS
   try {
     for (const [f, file] of files.entries()) {
       const name = basename(file);
-      const state = newTranscriptState();
+      const state = { ...newTranscriptState(), clock: { now: options.now, name: clockName } };
       const waiting = new Map<string, ImportedEvent[]>();
       const input = createReadStream(file, { encoding: 'utf8' });
       const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });

@@ -411,3 +411,37 @@ describe('a forgotten session', () => {
     }
   });
 });
+
+// Review G, item 1: an event dated ahead (a transcript from a clock gone wrong) was refused by the engine and stayed
+// queued, so every later learner (each SessionStart) failed on it again.
+describe('a queued event more than a day after now', () => {
+  it('is learned dated now, with the other sessions, and leaves the queue', async () => {
+    const cwd = join(base, 'ahead');
+    mkdirSync(join(cwd, '.git'), { recursive: true });
+    const store = openSqliteStore({ path: ':memory:' });
+    const now = Date.parse('2026-04-01T00:00:00Z');
+    const later = Date.parse('2099-03-01T10:00:00Z');
+    try {
+      for (const [session, at] of [
+        ['far', later],
+        ['sound', now - 60_000],
+      ] as const)
+        await store.enqueueHookEvents('p', [
+          { session, turn: 'next', kind: 'prompt', at, payload: { prompt: 'run the tests' } },
+          { session, turn: 'current', kind: 'PostToolUse', at: at + 1, payload: { tool: 'Bash', status: 'success' } },
+        ]);
+      const lines: string[] = [];
+      const r = await ingest(store, 'p', { cwd, now, env: {}, claimer: 'me' }, (l) => lines.push(l));
+      expect(lines).toEqual([]);
+      expect(r.calls).toBe(2);
+      const runs = await store.listExecutions('p');
+      expect(runs.map((e) => [e.id, e.startedAt]).sort()).toEqual([
+        ['cc-far-1', now],
+        ['cc-sound-1', now - 59_999],
+      ]);
+      expect(await store.hasQueuedHookEvents('p')).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+});

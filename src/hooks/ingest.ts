@@ -32,6 +32,7 @@ import {
 } from './signals.js';
 import type { CallInput } from '../core/types.js';
 import { CredenceError } from '../core/errors.js';
+import { aheadOfClock } from '../core/time.js';
 import { SESSION_ID_KEPT, sessionLabel, sessionTag, turnIntent } from '../core/runs/session-label.js';
 import { SESSION_ROOTS_KEPT, SESSION_ROOTS_STATE, sessionRootsOf } from '../engine/session-summary.js';
 import { abandoned, dropLease, leasesOf, writeLease } from './lease.js';
@@ -51,6 +52,8 @@ export interface IngestOptions {
   db?: string;
   /** Says so when another learner, still running, holds events of `session` (a SessionEnd). */
   sayHeld?: boolean;
+  /** What messages call the clock `now` was read from (hooks/fast eventClock): this machine's, or CREDENCE_NOW's. */
+  clockName?: string;
 }
 
 const STALE_CLAIM_MS = 60_000;
@@ -148,13 +151,22 @@ export async function ingest(
       lease(false, [...held.keys()]);
     });
     if (options.sayHeld === true && options.session !== undefined) sayHeld(scope, options.session, options, report);
-    const events = [...held.values()].sort((a, b) => a.seq - b.seq);
+    // An event more than a day ahead of now (a transcript or a spool from a clock gone wrong) is dated now, as the live
+    // hooks date theirs (fast eventTime): the engine refuses such a time, and a refused event stays queued, failing
+    // every later learner on it (review G, item 1).
+    const events = [...held.values()]
+      .map((e) => (aheadOfClock(e.at, options.now) ? { ...e, at: options.now } : e))
+      .sort((a, b) => a.seq - b.seq);
     if (events.length === 0) {
       if (options.endsTurnOf !== undefined) await endTurnAlone(store, scope, options.endsTurnOf, options, report);
       return { events: 0, calls: 0, observations: 0 };
     }
-    const { openCredence } = await import('../engine/engine.js');
-    const credence = await openCredence({ store, scope, now: options.now, cwd: options.cwd }, options.env);
+    const { namesWithClock, openCredence } = await import('../engine/engine.js');
+    const credence = await openCredence(
+      { store, scope, now: options.now, cwd: options.cwd },
+      options.env,
+      options.clockName === undefined ? undefined : namesWithClock(options.clockName),
+    );
     const config = loadObserveConfig(credence.root, report);
     const bySession = new Map<string, HookEvent[]>();
     for (const e of events) bySession.set(e.session, [...(bySession.get(e.session) ?? []), e]);

@@ -167,6 +167,27 @@ describe('a Claude Code transcript line', () => {
     expect(outcomes[5]?.skipped?.why).toContain('sessionId');
   });
 
+  it('skips a line dated more than a day after the clock, naming it; a day ahead is read (review G, item 1)', () => {
+    const now = Date.parse('2026-04-01T00:00:00Z');
+    const read = (start: string) => {
+      const state = { ...newTranscriptState(), clock: { now, name: 'the clock --now sets' } };
+      const w = new TranscriptWriter(S, '/p', start)
+        .prompt('run the tests')
+        .call('Bash', { command: 'ls' }, bashOk(''));
+      return w.lines.map((l) => readTranscriptLine(l, state));
+    };
+    const ahead = read('2099-03-01T10:00:00Z');
+    expect(ahead.flatMap((o) => o.events)).toEqual([]);
+    expect(ahead.map((o) => o.skipped?.reason)).toEqual(Array(3).fill('timestamp ahead of the clock'));
+    expect(ahead[1]?.skipped?.why).toBe(
+      'an assistant line dated 2099-03-01T10:00:35.000Z, more than a day after the clock --now sets ' +
+        '(2026-04-01T00:00:00.000Z): what it taught would not decay until then',
+    );
+    const soon = read('2026-04-01T20:00:00Z');
+    expect(soon.flatMap((o) => o.events.map((e) => e.kind))).toEqual(['prompt', 'call']);
+    expect(soon.every((o) => o.skipped === undefined)).toBe(true);
+  });
+
   it('leaves a call without a result waiting (counted at the end of the file)', () => {
     const w = new TranscriptWriter(S, '/p', '2026-03-01T10:00:00Z').call('Bash', { command: 'sleep 100' }, bashOk(''));
     const { state, events } = readAll(w.lines.slice(0, 1));

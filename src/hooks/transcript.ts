@@ -9,6 +9,7 @@
  * {@link unansweredCalls} at its end.
  */
 import { withoutBom } from '../core/text/plain-text.js';
+import { aheadOfClock } from '../core/time.js';
 
 /** What a transcript line gives: a prompt, or a call with its outcome (times in epoch ms). */
 export type TranscriptEvent =
@@ -31,7 +32,13 @@ export type TranscriptEvent =
     };
 
 /** Why a line gave nothing although it should have. */
-export type SkipReason = 'malformed' | 'not an object' | 'unknown type' | 'missing field' | 'result without call';
+export type SkipReason =
+  | 'malformed'
+  | 'not an object'
+  | 'unknown type'
+  | 'missing field'
+  | 'timestamp ahead of the clock'
+  | 'result without call';
 
 export interface LineOutcome {
   events: TranscriptEvent[];
@@ -46,6 +53,11 @@ export interface TranscriptState {
   pending: Map<string, { session: string; tool: string; input: unknown; at: number; line?: number }>;
   /** The number of the line being read, set by a reader that counts them (hooks/import-transcripts). */
   line?: number;
+  /**
+   * The clock the reader runs by and what messages call it: a line dated more than a day after it is skipped (the
+   * engine refuses such a time: what it taught would not decay until then), as a line without a valid timestamp is.
+   */
+  clock?: { now: number; name: string };
 }
 
 export const newTranscriptState = (): TranscriptState => ({ pending: new Map() });
@@ -117,6 +129,18 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
           : undefined;
   if (missing !== undefined)
     return { events: [], type, skipped: { reason: 'missing field', why: `a ${type} line without a valid ${missing}` } };
+  if (state.clock !== undefined && aheadOfClock(at, state.clock.now))
+    return {
+      events: [],
+      type,
+      skipped: {
+        reason: 'timestamp ahead of the clock',
+        why:
+          `${type === 'assistant' ? 'an' : 'a'} ${type} line dated ${new Date(at).toISOString()}, more than a day ` +
+          `after ${state.clock.name} ` +
+          `(${new Date(state.clock.now).toISOString()}): what it taught would not decay until then`,
+      },
+    };
   const s = session as string;
   const cwd = typeof value.cwd === 'string' && value.cwd !== '' ? { cwd: value.cwd } : {};
   const content = (message as Record<string, unknown>).content;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bashFailed, bashOk, TranscriptWriter } from '../claude-transcripts.js';
-import { storeArgs } from '../pg.js';
+import { storeArgs, storeEnv } from '../pg.js';
 
 const bin = fileURLToPath(new URL('../../bin/credence.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'credence-import-e2e-'));
@@ -79,6 +79,59 @@ describe('credence import --claude-code', () => {
         .map((r: { intent: string }) => r.intent)
         .sort(),
     ).toEqual(['No, use pnpm instead of npm here.', 'add a readme', 'run the tests']);
+  });
+
+  // Review G, item 1: one transcript dated 2099 made the import exit 2 and learn nothing, left its events queued for
+  // every later SessionStart to fail on, and called the machine's clock "the clock now sets".
+  it('skips the lines dated more than a day ahead, named by file and line; the sound session is imported', () => {
+    const p = project();
+    const folder = join(p.home, '.claude', 'projects', p.root.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(folder, { recursive: true });
+    const far = new TranscriptWriter(S1, p.root, '2099-03-01T10:00:00Z')
+      .prompt('run the tests')
+      .call('Bash', { command: 'npm test' }, bashOk('ok'));
+    const sound = new TranscriptWriter(S2, p.root, '2026-03-02T10:00:00Z')
+      .prompt('add a readme')
+      .call('Write', { file_path: `${p.root}/README.md`, content: '# x' }, { content: 'File created' });
+    writeFileSync(join(folder, `${S1}.jsonl`), far.text());
+    writeFileSync(join(folder, `${S2}.jsonl`), sound.text());
+    const first = p.run(['import', '--claude-code']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('sessions       1\nprompts        1\ntool calls     1 (0 failed)');
+    expect(first.stdout).toContain('skipped        3 timestamp ahead of the clock');
+    expect(first.stdout).toContain(
+      `  ${S1}.jsonl:1: a user line dated 2099-03-01T10:00:30.000Z, more than a day after the clock --now sets ` +
+        '(2026-04-01T00:00:00.000Z): what it taught would not decay until then',
+    );
+    const runs = JSON.parse(p.run(['--json', 'runs']).stdout) as { id: string }[];
+    expect(runs.map((r) => r.id)).toEqual([`cc-${S2}-1`]);
+    // Nothing of it left queued: the next SessionStart has nothing to fail on.
+    const { env } = storeEnv(join(p.root, 'credence.db'));
+    const start = spawnSync(process.execPath, [bin, 'hook', 'claude-code'], {
+      cwd: p.root,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        HOME: p.home,
+        CLAUDE_CONFIG_DIR: '',
+        CREDENCE_EMBEDDINGS: '',
+        CREDENCE_HOOK_WAIT: '1',
+        ...env,
+      },
+      input: JSON.stringify({ session_id: 'live-1', cwd: p.root, hook_event_name: 'SessionStart', source: 'startup' }),
+    });
+    expect([start.status, start.stderr]).toEqual([0, '']);
+    // Without --now the clock is named as the machine's.
+    const plain = spawnSync(process.execPath, [bin, '--db', join(p.root, 'other.db'), 'import', '--claude-code'], {
+      cwd: p.root,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: p.home, CLAUDE_CONFIG_DIR: '', CREDENCE_EMBEDDINGS: '', CREDENCE_NOW: '' },
+    });
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain(
+      `${S1}.jsonl:1: a user line dated 2099-03-01T10:00:30.000Z, more than a day after this machine's clock (`,
+    );
   });
 
   it('names a missing folder (exit 2, as a file that cannot be read) and stores nothing', () => {
