@@ -112,4 +112,33 @@ describe('the prompt hook and learned skills', () => {
     expect(await ask('search the logs with grep')).toContain('[SKILL');
     await store.close();
   });
+
+  it('offers a skill at a prompt naming its topic in another form, "deploying" (review G item 4)', async () => {
+    const project = join(dir, 'deploying');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const db = join(dir, 'deploying.db');
+    const scope = resolveScope({ cwd: project }).scope;
+    const store = openSqliteStore({ path: db });
+    const now = T0 + 2 * DAY + 3_600_000;
+    const c = await openCredence({ store, scope, now: () => now, cwd: project });
+    const RULE = [
+      'Always deploy to staging before production',
+      'Always deploy to staging before production',
+      'always deploy to staging before production!!',
+    ];
+    await c.observe(RULE.map((text, k) => said(text, T0 + k * DAY)));
+    expect((await c.evolve()).skillsUpdated).toHaveLength(1);
+    const ask = async (prompt: string) => {
+      const parsed = parseHookPayload(
+        JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
+      );
+      if (!parsed.ok) throw new Error(parsed.message);
+      return (await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() }))
+        .stdout;
+    };
+    expect(await ask('Can you deploy it?')).toContain('[SKILL');
+    expect(await ask('How are we deploying this?')).toContain('[SKILL');
+    expect(await ask('Can you use a Map here?')).not.toContain('[SKILL');
+    await store.close();
+  });
 });

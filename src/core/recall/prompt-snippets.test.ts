@@ -5,6 +5,7 @@ import {
   formatSnippetLine,
   PROMPT_CONTEXT_HEADER,
   plainField,
+  sharesTopic,
   snippetAround,
 } from './prompt-snippets.js';
 
@@ -94,5 +95,15 @@ describe('prompt snippets (issue 22 item 5)', () => {
     expect(formatSnippetLine(skill, ['npm'])).toBe(`- [SKILL, medium] pnpm: ${rule}`);
     const two = { ...skill, text: `${rule}\n${rule}\nLockfiles are committed` };
     expect(formatSnippetLine(two, [])).toBe(`- [SKILL, medium] pnpm: ${rule} Lockfiles are committed`);
+  });
+
+  it('finds the topic in another form of a word, by its Porter stem, not by a generic word (review G, item 4)', () => {
+    const skill = 'Always deploy with the staging config first';
+    expect(sharesTopic('How are we deploying this?', skill)).toBe(true);
+    expect(sharesTopic('deployment steps?', skill)).toBe(true);
+    expect(sharesTopic('testing the login flow', 'Run the tests before a push')).toBe(true);
+    expect(sharesTopic('Can you use a Map here?', 'Always use pnpm here')).toBe(false);
+    expect(sharesTopic('are you using it here?', 'Always use pnpm here')).toBe(false);
+    expect(sharesTopic('the settings page', 'Always set the flag first')).toBe(false);
   });
 });

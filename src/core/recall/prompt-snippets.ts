@@ -8,9 +8,10 @@
  * and line breaks become spaces, so that a memory is one line. Pure.
  */
 import type { ConfidenceLabel } from '../types.js';
+import { porterStem } from '../text/fts5-tokenizer.js';
 import { GENERIC_WORDS } from '../text/generic-words.js';
 import { controlsToSpaces } from '../text/plain-text.js';
-import { contentWords } from '../text/words.js';
+import { contentWords, splitWords } from '../text/words.js';
 
 export const PROMPT_SNIPPET_LIMITS = Object.freeze({
   /** The text around the matched words. @default 220 */
@@ -73,17 +74,30 @@ export function firstMatch(
 }
 
 const GENERIC = new Set(GENERIC_WORDS);
+/** The generic words as Porter stems: a stem shared with one of them ("likely" and "like") is no topic. */
+const GENERIC_STEMS: ReadonlySet<string> = new Set(GENERIC_WORDS.map(porterStem));
 
 /**
  * Whether `text` holds a word of `prompt` that says what the prompt is about: neither a stop word nor a generic one
- * (`use`, `here`, `always`, `make`: core/text/generic-words), found as {@link firstMatch} finds words. The prompt hook
- * offers a learned habit only then (walk 17, item 8: "Can you use a Map here?" was offered the pnpm skill for its "use"
- * and "here").
+ * (`use`, `here`, `always`, `make`: core/text/generic-words), found as {@link firstMatch} finds words, or by its
+ * Porter stem (FTS5's, as recall and pattern grouping read words: "deploying" is "deploy"; "deployment" stems to the
+ * start of "deploy"). The prompt hook offers a learned habit only then (walk 17, item 8: "Can you use a Map here?" was
+ * offered the pnpm skill for its "use" and "here"; review G, item 4: "How are we deploying this?" was not offered the
+ * deploy skill recall found).
  */
 export function sharesTopic(prompt: string, text: string): boolean {
   const words = contentWords(prompt).filter((w) => !GENERIC.has(w));
+  if (words.length === 0) return false;
   // Two letters are enough for a name (`rg`, `uv`, `go`).
-  return words.length > 0 && firstMatch(text, words, 2) >= 0;
+  if (firstMatch(text, words, 2) >= 0) return true;
+  const textWords = splitWords(text);
+  const stems = new Set(textWords.map(porterStem));
+  return words.some((w) => {
+    const stem = porterStem(w);
+    if (GENERIC_STEMS.has(stem)) return false;
+    // The Porter stemmer leaves "deploy" as `deploi` but "deployment" as `deploy`: its stem begins a word of the text.
+    return stems.has(stem) || (stem.length >= 4 && textWords.some((t) => t.startsWith(stem)));
+  });
 }
 
 /**
