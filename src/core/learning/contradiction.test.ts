@@ -484,6 +484,17 @@ describe('reading preferred and rejected parts (issue 21)', () => {
     expect(contradictionsOf(repeat(rule, 3, 'correction'), [one(text, 'correction')])).toEqual([]);
   });
 
+  // A step verb that takes up the replacement for good still ends the habit (review G, item 5).
+  it.each([
+    ['Always use vitest for the tests', 'quit vitest and run jest instead'],
+    ['Always use npm for installs', 'stop npm and install with pnpm from now on'],
+    ['Always use npm for installs', 'stop npm, then install with pnpm going forward'],
+    ['Always use rg instead of grep', 'quit rg and run git grep instead'],
+  ] as const)('reads %j, then %j as the habit ended', (rule, text) => {
+    const reversal = one(text, 'correction');
+    expect(contradictionsOf(repeat(rule, 3, 'correction'), [reversal]).map((c) => c.id)).toEqual([reversal.id]);
+  });
+
   it('does not read two secrets scrubbed from unrelated corrections as one subject (walk 12)', () => {
     const staging = repeat('no, use the staging key [REDACTED:stripe-key] for this, not the prod one', 3, 'correction');
     const token = one("no, don't use my token [REDACTED:github-token] for pushes, use the deploy key", 'correction');

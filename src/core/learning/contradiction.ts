@@ -318,6 +318,20 @@ const STEP_VERBS = new Set(
 /** Words for a short while after "for a": "quit the dev server for a moment while …" stops it for that long only. */
 const SHORT_WHILES = new Set(['moment', 'minute', 'minutes', 'second', 'seconds', 'sec', 'bit', 'while', 'few']);
 
+/**
+ * Whether words say that what they name replaces the thing stopped for good: "instead", "from now on", "for good",
+ * "going forward" ("quit vitest and run jest instead", "stop npm and install with pnpm from now on": review G, item 5).
+ */
+function replacesForGood(words: readonly string[]): boolean {
+  return words.some(
+    (w, k) =>
+      w === 'instead' ||
+      (w === 'from' && words[k + 1] === 'now' && words[k + 2] === 'on') ||
+      (w === 'for' && words[k + 1] === 'good') ||
+      (w === 'going' && words[k + 1] === 'forward'),
+  );
+}
+
 /** Whether words from `at` on open the next step of a task: "then run …", "and wait …", "and then restart …". */
 function opensAStep(words: readonly string[], at: number): boolean {
   if (!STEP_JOINERS.has(words[at] as string)) return false;
@@ -330,9 +344,11 @@ function opensAStep(words: readonly string[], at: number): boolean {
  * dev server before running migrations", "vim with :wq"), for a short while ("for a moment"), or followed by the next
  * step ("then run the migrations", "and wait until …"; `stepFollows`: the next clause opens one, "quit vim, then
  * reopen the file"). Not when something ends the thing first ("and use git grep", "then git grep", "only", "for
- * good"), nor in an idiom of ending ("once and for all", "until further notice": review E).
+ * good"), nor in an idiom of ending ("once and for all", "until further notice": review E), nor when the clause
+ * replaces it for good ("and run jest instead", "from now on": {@link replacesForGood}).
  */
 function stoppedAsAStep(words: readonly string[], from: number, stepFollows: () => boolean): boolean {
+  if (replacesForGood(words)) return false;
   for (let j = from; j < words.length; j += 1) {
     const w = words[j] as string;
     if (opensAStep(words, j)) return true;
@@ -392,6 +408,12 @@ function readEndings(words: string[], stepFollows: () => boolean = () => false):
     if (base !== undefined) (out = [...words])[next] = base;
     else if (ends && (stemWord(word) === word || !word.endsWith('ing'))) (out = [...words]).splice(next, 0, 'use');
     if (noMore) (out ??= [...words]).splice(k + 1, 1);
+    // "quit vitest and run jest instead": the replacement is taken up, not turned down with the thing stopped.
+    if (ENDING_CUES.has(cue.join(' ')) && replacesForGood(words)) {
+      const read = (out ??= [...words]);
+      const joiner = read.findIndex((w, j) => j > k && w === 'and' && opensAStep(read, j));
+      if (joiner >= 0) read[joiner] = 'then';
+    }
     break;
   }
   return out ?? words;
@@ -414,7 +436,11 @@ function analyse(text: string, families: FamilyIndex): Assertion {
     .map((segment) =>
       segment.split(CLAUSE).map((clause, c, all) => {
         const after = all[c + 1];
-        const words = readEndings(splitWords(clause), () => after !== undefined && opensAStep(splitWords(after), 0));
+        const stepFollows = (): boolean => {
+          const next = after === undefined ? undefined : splitWords(after);
+          return next !== undefined && opensAStep(next, 0) && !replacesForGood(next);
+        };
+        const words = readEndings(splitWords(clause), stepFollows);
         return { words, stems: words.map(stemWord) };
       }),
     );
