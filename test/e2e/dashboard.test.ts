@@ -294,6 +294,14 @@ const executablePath = chromiumFor('dashboard browser tests');
       new RegExp(`^probability ${first?.probability.toFixed(3)} \\(\\w[\\w-]*, \\d+ skill outcomes\\)$`),
     );
     expect(await page.locator('#instincts tbody tr .probability').count()).toBe(l.instincts.length);
+    // The column that shows an instinct's confidence says so: "quality" is the word of runs (review G, item 6).
+    expect(await page.locator('#instincts thead th').allTextContents()).toEqual([
+      'instinct',
+      'status',
+      'confidence',
+      'evidence',
+      'history',
+    ]);
     await shot('learning');
   });
 

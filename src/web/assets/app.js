@@ -1662,7 +1662,7 @@
             {},
             h('th', {}, 'instinct'),
             h('th', {}, 'status'),
-            h('th', {}, 'quality'),
+            h('th', {}, 'confidence'),
             h('th', {}, 'evidence'),
             h('th', {}, 'history'),
           ),
