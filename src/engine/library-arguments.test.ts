@@ -229,6 +229,18 @@ describe('a time more than a day after now is refused, naming the field, nothing
     await credence.close();
   });
 
+  it("judges by a fixed `now` in the past, not the machine's clock (docs/library.md; review G, item 7)", async () => {
+    const past = Date.parse('2026-02-02T00:00:00Z');
+    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: past });
+    // Months after the fixed now: refused whatever the machine's clock says (it is later still as this is written).
+    const live = new Date(NOW).toISOString();
+    await expect(credence.recordExecution({ intent: 'x', startedAt: live, calls: two() })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/startedAt: .*after the clock now sets \(2026-02-02/),
+    });
+    await credence.close();
+  });
+
   it('a time within a day of now is taken (time zones, a clock a little behind)', async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: NOW });
     const soon = new Date(NOW + 3_600_000).toISOString();
