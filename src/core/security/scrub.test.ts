@@ -2130,6 +2130,10 @@ describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)
     'the key for this release is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
     'my key is the blue one on the hook',
     'my key is xk42',
+    // A key's file and a key chord are what a user needs kept (review G, item 8).
+    'my key is id_ed25519_github.pub',
+    'my key is deploy-prod.pem',
+    'my key is SHIFT+CTRL+ALT+F12',
     'the monkey is 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a',
     'a key-value store keyed by key-abcdefghijklmnopqrstuvwxyzabcdef',
   ])('leaves %j alone', (text) => {
@@ -2279,6 +2283,9 @@ describe('a value of small letters that contains a credential word (walk 17, ite
     ['JWT_SECRET=mysupersecretjwtkey', 'JWT_SECRET=[REDACTED:credential]'],
     ['JWT_SECRET=secretkey', 'JWT_SECRET=[REDACTED:credential]'],
     ['secret: mysecretvalue', 'secret: [REDACTED:credential]'],
+    // A key that names a Secret object still holds no password: one there is redacted.
+    ['passwordSecret: Hunter2xyz', 'passwordSecret: [REDACTED:credential]'],
+    ['clientSecret: mysupersecretvalue', 'clientSecret: [REDACTED:credential]'],
     ['SESSION_KEY: "plainwordsecret"', 'SESSION_KEY: "[REDACTED:credential]"'],
     [
       'DB_PASSWORD=correcthorsebattery\nJWT_SECRET=supersecretkey\n',
@@ -2296,6 +2303,10 @@ describe('a value of small letters that contains a credential word (walk 17, ite
     'DB_PASSWORD=password',
     'export GITHUB_TOKEN=$GH_TOKEN',
     'SESSION_KEY: "SESSION_SECRET"',
+    // The name of a Kubernetes Secret object, under the Helm keys that name one (review G, item 8).
+    'existingSecret: myredissecret',
+    'passwordSecret: pgpasswords',
+    'auth:\n  existingSecret: "redis-credentials"',
   ])('stays a name in %j', (text) => {
     expect(scrubText(text).text).toBe(text);
   });

@@ -305,6 +305,21 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
 }
 
 /**
+ * A camelCase key that names a Kubernetes Secret object rather than holding a secret (Helm's `existingSecret`,
+ * `passwordSecret`, `adminPasswordSecret`): a value there of plain words that name a secret (`myredissecret`,
+ * `pgpasswords`, `redis-credentials`) is the object's name, which users need to find it (review G, item 8).
+ */
+const CAMEL_KEY = /^[a-z][A-Za-z0-9]*$/;
+const SECRET_OBJECT_KEY = /(?:^existing|^password|Password|^credentials?|Credentials?)Secret$/;
+const SECRET_OBJECT_NAME = /^[a-z]+(?:[.-][a-z]+)*$/;
+
+function namesSecretObject(key: string, value: string): boolean {
+  return (
+    CAMEL_KEY.test(key) && SECRET_OBJECT_KEY.test(key) && SECRET_OBJECT_NAME.test(value) && NAMES_A_SECRET.test(value)
+  );
+}
+
+/**
  * Whether a digit-free word naming a secret reads as the name of one: written as code and env names are (`userToken`,
  * `GITHUB_TOKEN`, `$pw`), short (`passwd`, `passed`), or one credential word (`credentials`, `apikey`). A long word
  * of small letters that only contains one (`mysupersecretjwtkey`, `plainwordsecret`) is a dev secret made of words,
@@ -765,6 +780,13 @@ const NOT_A_CREDENTIAL = new RegExp(
     String.raw`|free|specific|bit|wide|side|level)$`,
   'i',
 );
+/**
+ * What a user calls "my key" that is no secret (review G, item 8): an ssh key's file (`id_ed25519_github.pub`,
+ * `deploy.pem`) or a key chord (`SHIFT+CTRL+ALT+F12`).
+ */
+const KEY_FILE_NAME = /^[\w.-]+$/;
+const KEY_FILE_END = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:[_.-]|$)|\.(?:pub|pem|key|ppk|crt|cer|p12|pfx|asc|gpg)$/i;
+const KEY_CHORD = /^(?:(?:shift|ctrl|control|alt|option|opt|cmd|command|meta|super|win|fn|hyper)\+)+\w+$/i;
 const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
 const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now):?[ \t]+$/i;
 /** A frame that ends with a named key and no verb (`use the API key `). */
@@ -790,6 +812,7 @@ function proseCredentialLength(raw: string, frame: string): number {
   if (tail !== undefined && tail.length >= 8 && HAS_UPPER.test(tail) && HAS_LOWER.test(tail) && HAS_DIGIT.test(tail))
     return isPlaceholder(v) ? 0 : v.length;
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
+  if ((KEY_FILE_NAME.test(v) && KEY_FILE_END.test(v)) || KEY_CHORD.test(v)) return 0;
   // A word right after a named key, with no verb (`use the API key Zk82… for staging`), is the key only when it is as
   // long as one: `the API key header`, `the private key id_ed25519` stay.
   if ((PROSE_KEY_FRAME.test(frame) || BARE_KEY_FRAME.test(frame)) && v.length < PROSE_KEY_MIN_LENGTH) return 0;
@@ -1109,7 +1132,12 @@ const RULES: readonly Rule[] = Object.freeze([
         : sep.trim() === ':'
           ? 'colon'
           : 'assign';
-      return locateValue(m, 3, (v, quoted) => credentialValueLength(v, cls, quoted ? 'quoted' : form));
+      const key = m[1] ?? '';
+      return locateValue(m, 3, (v, quoted) =>
+        namesSecretObject(key, quoted ? v : withoutSurroundings(v))
+          ? 0
+          : credentialValueLength(v, cls, quoted ? 'quoted' : form),
+      );
     },
   },
   // A value named by its neighbour: `{"name": "DB_PASSWORD", "value": "…"}`, `- name: DB_PASSWORD⏎  value: …` (the
