@@ -2114,6 +2114,13 @@ describe('scrubText on keys and passwords told in longer prose (walk 16, item 1)
     [`Mailgun key is ${mailgun}`, `Mailgun key is ${C}`],
     [`The password for the staging database is ${pw}`, `The password for the staging database is ${C}`],
     [`The root password of the new box is ${pw}`, `The root password of the new box is ${C}`],
+    // A key file's or a key chord's shape keeps only what a user calls "my key", never a password or a named key
+    // (walk 20, item 1), and a chord ends on one key's name.
+    [`The password to the staging box is Alt+${key}`, `The password to the staging box is ${C}`],
+    [`the vpn password is ${key}.key`, `the vpn password is ${C}`],
+    [`The API key is ctrl+${key}`, `The API key is ${C}`],
+    [`the password is id_rsa_${key}`, `the password is ${C}`],
+    [`my key is ctrl+${key}`, `my key is ${C}`],
   ])('redacts the secret in %j', (text, scrubbed) => {
     const out = scrubText(text).text;
     expect(out).toBe(scrubbed);

@@ -781,12 +781,18 @@ const NOT_A_CREDENTIAL = new RegExp(
   'i',
 );
 /**
- * What a user calls "my key" that is no secret (review G, item 8): an ssh key's file (`id_ed25519_github.pub`,
- * `deploy.pem`) or a key chord (`SHIFT+CTRL+ALT+F12`).
+ * What a user calls "my key" (a bare `key`, BARE_KEY_FRAME; never a password, a token or an API key) that is no
+ * secret (review G, item 8): an ssh key's file (`id_ed25519_github.pub`, `deploy.pem`) or a key chord
+ * (`SHIFT+CTRL+ALT+F12`: modifiers, then one key's name; walk 20, item 1).
  */
 const KEY_FILE_NAME = /^[\w.-]+$/;
 const KEY_FILE_END = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:[_.-]|$)|\.(?:pub|pem|key|ppk|crt|cer|p12|pfx|asc|gpg)$/i;
-const KEY_CHORD = /^(?:(?:shift|ctrl|control|alt|option|opt|cmd|command|meta|super|win|fn|hyper)\+)+\w+$/i;
+const KEY_CHORD = new RegExp(
+  String.raw`^(?:(?:shift|ctrl|control|alt|option|opt|cmd|command|meta|super|win|fn|hyper)\+)+` +
+    String.raw`(?:\w|f\d{1,2}|enter|return|tab|esc|escape|space|up|down|left|right|home|end|delete|del|backspace` +
+    String.raw`|insert|ins|pageup|pagedown|pgup|pgdn)$`,
+  'i',
+);
 const PROSE_SYMBOL = /[!@#$%^&*~+=?]/;
 const PROSE_CUE_VERB = /[ \t](?:is|was|are|were|to|now):?[ \t]+$/i;
 /** A frame that ends with a named key and no verb (`use the API key `). */
@@ -812,7 +818,7 @@ function proseCredentialLength(raw: string, frame: string): number {
   if (tail !== undefined && tail.length >= 8 && HAS_UPPER.test(tail) && HAS_LOWER.test(tail) && HAS_DIGIT.test(tail))
     return isPlaceholder(v) ? 0 : v.length;
   if (v.length < 6 || isPlaceholder(v) || URL_LIKE.test(v) || PATH_LIKE.test(v) || NOT_A_CREDENTIAL.test(v)) return 0;
-  if ((KEY_FILE_NAME.test(v) && KEY_FILE_END.test(v)) || KEY_CHORD.test(v)) return 0;
+  if (BARE_KEY_FRAME.test(frame) && ((KEY_FILE_NAME.test(v) && KEY_FILE_END.test(v)) || KEY_CHORD.test(v))) return 0;
   // A word right after a named key, with no verb (`use the API key Zk82… for staging`), is the key only when it is as
   // long as one: `the API key header`, `the private key id_ed25519` stay.
   if ((PROSE_KEY_FRAME.test(frame) || BARE_KEY_FRAME.test(frame)) && v.length < PROSE_KEY_MIN_LENGTH) return 0;
