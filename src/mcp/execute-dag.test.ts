@@ -297,6 +297,21 @@ async function gatewaySession(file?: string) {
 }
 
 describe('execute_dag records what happened (newcomer walk 3)', () => {
+  it('refuses a task no downstream server provides with the code UNSERVED_TOOL (walk 20, item 4)', async () => {
+    const { credence, run, called, close } = await gatewaySession();
+    try {
+      await credence.addTools([{ id: 'web:fetch', description: 'fetch a page' }]);
+      const result = (await run('fetch a page', [{ id: 'a', tool: 'web:fetch' }])) as {
+        isError: boolean;
+        code?: string;
+      };
+      expect(result).toMatchObject({ isError: true, code: 'UNSERVED_TOOL' });
+      expect(called).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('a failed task, its skipped dependant, an independent sibling: a failed run, no invented edge', async () => {
     const { credence, run, called, close } = await gatewaySession();
     try {

@@ -215,6 +215,7 @@ async function runExplicit(
         error:
           'execute_dag runs workflows through the gateway: ' +
           'start `credence serve --gateway FILE` with the servers that provide these tools',
+        code: 'NO_GATEWAY',
         layers: check.layers,
       },
       true,
@@ -227,6 +228,7 @@ async function runExplicit(
         error:
           'no downstream server of this gateway provides ' +
           unserved.map((t) => `"${t.tool}" (task "${t.id}")`).join(', '),
+        code: 'UNSERVED_TOOL',
         layers: check.layers,
       },
       true,

@@ -265,6 +265,8 @@ describe('execute_dag and evolve refusals carry the error code', () => {
       ];
       expect(await codeOf('execute_dag', { workflow: { tasks: loop } })).toBe('CYCLE');
       expect(await codeOf('execute_dag', {})).toBe('INVALID_INPUT');
+      // A valid workflow on a server started without a gateway (walk 20, item 4).
+      expect(await codeOf('execute_dag', { workflow: { tasks: [{ id: 'a', tool: 'read_file' }] } })).toBe('NO_GATEWAY');
       expect(await codeOf('evolve', { dry_run: true, min_confidence: 5 })).toBe('INVALID_INPUT');
     }));
 });
