@@ -14,13 +14,24 @@ import { printJson, withCredence, type CommandContext } from './context.js';
 
 const f3 = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
 
-/** What each calibrator means, in the line saying which one results use. */
-const CHOICE: Record<Calibrator, string> = {
-  seed: 'the seed confidence itself, as nothing learned beat it',
-  'base-rate': "the kind's base rate, which beat the seed and did best of those that did",
-  logistic: 'the logistic calibrator, which beat the choice among the others or a seed its newest outcomes refute',
-  map: 'the learned map, which beat the seed',
-};
+type Selection = NonNullable<KindCalibration['selection']>;
+
+/**
+ * What the chosen calibrator is and why, in the line saying which one results use; for the logistic calibrator the
+ * reason the selection gives (`seedRefuted`), as the dashboard says it: the seed refuted, or the choice beaten.
+ */
+function choiceOf(s: Selection): string {
+  if (s.calibrator === 'seed') return 'the seed confidence itself, as nothing learned beat it';
+  if (s.calibrator === 'base-rate') return "the kind's base rate, which beat the seed and did best of those that did";
+  if (s.calibrator === 'map') return 'the learned map, which beat the seed';
+  if (s.seedRefuted)
+    return (
+      "the logistic calibrator, as Cox's test refuted the seed on the newest outcomes " +
+      'and it did better than the seed'
+    );
+  const over = { seed: 'the seed', 'base-rate': 'the base rate', map: 'the map' }[s.logisticOverChoice.over];
+  return `the logistic calibrator, which beat ${over} (the choice among the others) by more than a standard error`;
+}
 
 function kindLines(k: KindCalibration, minOutcomes: number): string[] {
   const head =
@@ -42,7 +53,7 @@ function kindLines(k: KindCalibration, minOutcomes: number): string[] {
     k.selection === undefined
       ? []
       : [
-          `  results use: ${CHOICE[k.selection.calibrator]} (out-of-sample Brier over the later ` +
+          `  results use: ${choiceOf(k.selection)} (out-of-sample Brier over the later ` +
             `${k.selection.tested} of ${k.selection.outcomes}, learned on those before: seed ` +
             `${f3(k.selection.brier.seed)}, base rate ${f3(k.selection.brier['base-rate'])}, ` +
             `logistic ${f3(k.selection.brier.logistic)}, map ${f3(k.selection.brier.map)})`,
