@@ -138,7 +138,7 @@ describe('formatRuns with a run summary', () => {
         expect.stringMatching(
           /^2026-02-02T06:00:01.000Z {2}0\.\d\d (success|failure) {2}fetch and parse \[general\] {2}id [\w-]+$/,
         ),
-        '    fetch success (1 retries) → parse failure',
+        '    fetch success (1 retry) → parse failure',
         `2026-02-02T06:00:00.000Z  0.00 failure  shout a greeting  id ${id('shout a greeting')}`,
         '    down:echo success',
         '    summary: 1 of 2 tasks succeeded; b failed',

@@ -22,6 +22,9 @@ type Run = Pick<
   'id' | 'startedAt' | 'confidence' | 'quality' | 'succeeded' | 'intent' | 'intentKind' | 'summary'
 > & { nodes: Node[] };
 
+/** ` (1 retry)`, ` (2 retries)`; nothing without one. */
+const retriesText = (n: number): string => (n === 0 ? '' : ` (${n} ${n === 1 ? 'retry' : 'retries'})`);
+
 /** Consecutive calls of one tool with one outcome and no retries folded into one step, `tool status ×n`. */
 function steps(nodes: readonly Node[]): string[] {
   const out: { text: string; key: string | undefined; n: number }[] = [];
@@ -31,7 +34,7 @@ function steps(nodes: readonly Node[]): string[] {
     if (key !== undefined && last !== undefined && last.key === key) last.n += 1;
     else
       out.push({
-        text: `${node.tool} ${node.status}${node.retries > 0 ? ` (${node.retries} retries)` : ''}`,
+        text: `${node.tool} ${node.status}${retriesText(node.retries)}`,
         key,
         n: 1,
       });

@@ -71,7 +71,8 @@ export function shapeOf(value: unknown): string {
   if (value === null) return 'null';
   const kind = Array.isArray(value) ? 'array' : typeof value;
   const article = kind === 'object' || kind === 'array' ? 'an' : 'a';
-  return `${article} ${kind} of ${JSON.stringify(value)?.length ?? 0} characters as JSON`;
+  const length = JSON.stringify(value)?.length ?? 0;
+  return `${article} ${kind} of ${length} character${length === 1 ? '' : 's'} as JSON`;
 }
 
 /** JSON text of a value, cut to `max` characters (with a marker saying how much was cut). */

@@ -20,6 +20,7 @@ describe('a tool event that names no tool', () => {
   it.each([
     ['none', {}, 'none'],
     ['number', { tool_name: 123 }, 'a number of 3 characters as JSON'],
+    ['one digit', { tool_name: 5 }, 'a number of 1 character as JSON'],
     ['empty', { tool_name: '' }, 'a string of 2 characters as JSON'],
     ['secret', { tool_name: { token: 'sk-live-abcdef' } }, 'an object of 26 characters as JSON'],
   ])('(%s) is refused with a line naming tool_name, and nothing is spooled', (name, extra, got) => {
