@@ -2292,6 +2292,8 @@ describe('a value of small letters that contains a credential word (walk 17, ite
     ['secret: mysecretvalue', 'secret: [REDACTED:credential]'],
     // A key that names a Secret object still holds no password: one there is redacted.
     ['passwordSecret: Hunter2xyz', 'passwordSecret: [REDACTED:credential]'],
+    ['--set auth.passwordSecret=Hunter2xyz', '--set auth.passwordSecret=[REDACTED:credential]'],
+    ['auth.password=myredissecret', 'auth.password=[REDACTED:credential]'],
     ['clientSecret: mysupersecretvalue', 'clientSecret: [REDACTED:credential]'],
     ['SESSION_KEY: "plainwordsecret"', 'SESSION_KEY: "[REDACTED:credential]"'],
     [
@@ -2314,6 +2316,9 @@ describe('a value of small letters that contains a credential word (walk 17, ite
     'existingSecret: myredissecret',
     'passwordSecret: pgpasswords',
     'auth:\n  existingSecret: "redis-credentials"',
+    // Helm's own forms, a dotted values path before the key (walk 20, item 6).
+    'helm install r bitnami/redis --set auth.existingSecret=myredissecret',
+    'global.postgresql.auth.existingSecret: pg-credentials',
   ])('stays a name in %j', (text) => {
     expect(scrubText(text).text).toBe(text);
   });

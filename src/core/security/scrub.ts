@@ -307,10 +307,12 @@ function isLiteralSecret(v: string, cls: KeyClass, form: ValueForm, option: bool
 /**
  * A camelCase key that names a Kubernetes Secret object rather than holding a secret (Helm's `existingSecret`,
  * `passwordSecret`, `adminPasswordSecret`): a value there of plain words that name a secret (`myredissecret`,
- * `pgpasswords`, `redis-credentials`) is the object's name, which users need to find it (review G, item 8).
+ * `pgpasswords`, `redis-credentials`) is the object's name, which users need to find it (review G, item 8). The key
+ * may come on a dotted values path, as Helm writes it (`--set auth.existingSecret=…`,
+ * `global.postgresql.auth.existingSecret: …`; walk 20, item 6): its last segment is the camelCase key.
  */
-const CAMEL_KEY = /^[a-z][A-Za-z0-9]*$/;
-const SECRET_OBJECT_KEY = /(?:^existing|^password|Password|^credentials?|Credentials?)Secret$/;
+const CAMEL_KEY = /^(?:[A-Za-z][\w-]*\.)*[a-z][A-Za-z0-9]*$/;
+const SECRET_OBJECT_KEY = /(?:(?:^|\.)(?:existing|password|credentials?)|Password|Credentials?)Secret$/;
 const SECRET_OBJECT_NAME = /^[a-z]+(?:[.-][a-z]+)*$/;
 
 function namesSecretObject(key: string, value: string): boolean {
