@@ -2183,6 +2183,12 @@ describe('scrubText on a credential word, a clause about it, then its value (rev
       `set the password to ${pw} because the box is unavailable`,
       `set the password to ${C} because the box is unavailable`,
     ],
+    // A colon or `=` right after the clause, as notes write it (walk 20, item 2).
+    [`Password for staging: ${pw}`, `Password for staging: ${C}`],
+    [`API key for staging: ${key}`, `API key for staging: ${C}`],
+    [`password for the db: ${pw}`, `password for the db: ${C}`],
+    [`# Ops notes\nDB password for prod: ${pw}\n`, `# Ops notes\nDB password for prod: ${C}\n`],
+    [`password for staging = ${pw}`, `password for staging = ${C}`],
   ])('redacts the secret in %j', (text, scrubbed) => {
     const out = scrubText(text).text;
     expect(out).toBe(scrubbed);
@@ -2201,6 +2207,10 @@ describe('scrubText on a credential word, a clause about it, then its value (rev
     'The user ID for whom the token needs to be generated is CvqlHp7gnz.',
     'The password to the staging box is in the vault',
     'The password for the new box. The build is 1234567',
+    'the password for the db: see the vault',
+    'Password for staging: required',
+    'The token budget for this run: 128000',
+    'the token for the user: user_id',
   ])('leaves %j alone', (text) => {
     expect(scrubText(text).text).toBe(text);
   });
@@ -2212,6 +2222,8 @@ describe('scrubText on a credential word, a clause about it, then its value (rev
     'the secret we x1 y2 z3 a.b.c ',
     'password password ',
     "key for Ana's a-b ",
+    'password for a b c: ',
+    'token for a : = ',
   ])('reads 300 KB of %j a bounded number of times per character', (unit) => {
     expectBoundedWork(unit);
   });

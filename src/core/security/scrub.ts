@@ -739,23 +739,25 @@ const PROSE_FRAME_WORDS = 7;
  * between them): a preposition and what it names (`the password to the staging box is …`, `the wifi password at the
  * office is …`), a relative clause (`the password we use for the staging database is …`), an aside (`the admin
  * password, for reference, is …`) or a short parenthesis (`the API key (billing) is …`); review F, item 1: the three
- * prepositions enumerated before let the fourth through. A bare `key` only when the words after for/of/on end on
- * api, service or account (`the key for the analytics API is …`: its value as long as a key, BARE_KEY_FRAME), or a
- * bare `key` someone owns (`my key is …`, `our key was …`: the same length); a named key, a comma and words before
- * `:` (`API key, for reference: …`). Walk 16, item 1. The value decides (proseCredentialLength: made up, not prose).
- * It is quoted (group 4, its quote in group 3, behind the backslashes of group 2 in JSON text, `\"…\"` at any
- * depth; “…” in group 5) or a word (group 6). Bounded repeats only, but for the backslashes, which end at the first
- * other character: each start reads its own run, so linear.
+ * prepositions enumerated before let the fourth through. The clause may end on `:` or `=` instead of a verb
+ * (`Password for staging: …`, `API key for staging: …`; walk 20, item 2). A bare `key` only when the words after
+ * for/of/on end on api, service or account (`the key for the analytics API is …`: its value as long as a key,
+ * BARE_KEY_FRAME), or a bare `key` someone owns (`my key is …`, `our key was …`: the same length); a named key, a
+ * comma and words before `:` (`API key, for reference: …`). Walk 16, item 1. The value decides
+ * (proseCredentialLength: made up, not prose). It is quoted (group 4, its quote in group 3, behind the backslashes
+ * of group 2 in JSON text, `\"…\"` at any depth; “…” in group 5) or a word (group 6). Bounded repeats
+ * only, but for the backslashes, which end at the first other character: each start reads its own run, so linear.
  */
 const PROSE_CREDENTIAL = new RegExp(
   String.raw`(\b(?:(?:(?:password|passwd|passphrase|pwd|pw|secret|token|${PROSE_KEY})s?` +
     String.raw`(?:${PROSE_FRAME_ASIDE})?(?:,?[ \t]+${PROSE_FRAME_OPENER}` +
-    String.raw`(?:${PROSE_FRAME_ASIDE}|,?[ \t]+${PROSE_FRAME_WORD}){0,${PROSE_FRAME_WORDS}})?` +
+    String.raw`(?:${PROSE_FRAME_ASIDE}|,?[ \t]+${PROSE_FRAME_WORD}){0,${PROSE_FRAME_WORDS}}` +
+    String.raw`(?:[ \t]*[:=](?=[ \t]))?)?` +
     String.raw`|keys?[ \t]+(?:for|of|on)[ \t]+(?:the[ \t]+)?(?:[\w.-]{1,40}[ \t]+){0,3}(?:api|service|account)s?` +
     String.raw`|(?<=\b(?:my|our|your)[ \t]+)keys?)` +
-    String.raw`,?[ \t]+(?:(?:(?:is|was|been|were|are|(?:has|have)[ \t]+been)[ \t]+)?` +
+    String.raw`(?:(?<=[:=])|,?[ \t]+(?:(?:(?:is|was|been|were|are|(?:has|have)[ \t]+been)[ \t]+)?` +
     String.raw`(?:set|changed|reset|rotated|updated)[ \t]+to` +
-    String.raw`|(?:is|was|are|were)(?:[ \t]+now)?|to):?|(?:password|passwd|passphrase|pwd|pw)` +
+    String.raw`|(?:is|was|are|were)(?:[ \t]+now)?|to):?)|(?:password|passwd|passphrase|pwd|pw)` +
     String.raw`|${PROSE_KEY}(?:[ \t]*[:=,]?|,[ \t]+(?:[\w.-]{1,40}[ \t]+){0,2}[\w.-]{1,40}:))[ \t]+)` +
     String.raw`(?:(\\*)(["'\x60])([^"'\x60\r\n]{1,${VALUE_SCAN_LIMIT}})\2\3|“([^”\r\n]{1,${VALUE_SCAN_LIMIT}})”` +
     String.raw`|([^\s"'\x60“]{6,${VALUE_SCAN_LIMIT}}))`,
