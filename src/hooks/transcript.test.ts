@@ -188,6 +188,40 @@ describe('a Claude Code transcript line', () => {
     expect(soon.every((o) => o.skipped === undefined)).toBe(true);
   });
 
+  it('skips the calls of a prompt skipped as ahead of the clock, not the prompt before (walk 20, 5)', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    const state = { ...newTranscriptState(), clock: { now, name: 'the clock --now sets' } };
+    const w = new TranscriptWriter(S, '/p', '2026-11-28T10:00:00Z')
+      .prompt('fix the failing build')
+      .call('Bash', { command: 'npm run build' }, bashOk('ok'));
+    const first = w.lines.length;
+    const later = new TranscriptWriter(S, '/p', '2026-11-28T10:01:00Z')
+      .call('Bash', { command: 'git branch -D release-old' }, bashOk('Deleted branch'))
+      .prompt('list the branches')
+      .call('Bash', { command: 'git branch' }, bashOk('main'));
+    const ahead = JSON.parse(new TranscriptWriter(S, '/p', '2099-01-01T10:00:00Z').prompt('delete it').lines[0] ?? '');
+    const lines = [...w.lines, JSON.stringify(ahead), ...later.lines];
+    const outcomes = lines.map((l, i) => {
+      state.line = i + 1;
+      return readTranscriptLine(l, state);
+    });
+    const events = outcomes.flatMap((o) => o.events);
+    expect(events.map((e) => (e.kind === 'prompt' ? e.prompt : (e.input as { command: string }).command))).toEqual([
+      'fix the failing build',
+      'npm run build',
+      'list the branches',
+      'git branch',
+    ]);
+    expect(outcomes.map((o) => o.skipped?.reason).filter((r) => r !== undefined)).toEqual([
+      'timestamp ahead of the clock',
+      'call of a skipped prompt',
+    ]);
+    expect(outcomes[first + 1]?.skipped?.why).toBe(
+      `"Bash" call in the turn of the prompt on line ${first + 1}, skipped (dated ahead of the clock)`,
+    );
+    expect(unansweredCalls(state)).toBe(0);
+  });
+
   it('leaves a call without a result waiting (counted at the end of the file)', () => {
     const w = new TranscriptWriter(S, '/p', '2026-03-01T10:00:00Z').call('Bash', { command: 'sleep 100' }, bashOk(''));
     const { state, events } = readAll(w.lines.slice(0, 1));

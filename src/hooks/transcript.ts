@@ -38,6 +38,7 @@ export type SkipReason =
   | 'unknown type'
   | 'missing field'
   | 'timestamp ahead of the clock'
+  | 'call of a skipped prompt'
   | 'result without call';
 
 export interface LineOutcome {
@@ -58,9 +59,21 @@ export interface TranscriptState {
    * engine refuses such a time: what it taught would not decay until then), as a line without a valid timestamp is.
    */
   clock?: { now: number; name: string };
+  /**
+   * By session, the line of a prompt skipped (dated ahead of the clock) whose turn is still going: the calls made
+   * after it are its own, so they are skipped with it until the session's next prompt (not filed under the prompt
+   * before it).
+   */
+  skippedTurns: Map<string, number | undefined>;
+  /** The tool_use ids of calls skipped with their turn: their results are no orphans. */
+  dropped: Set<string>;
 }
 
-export const newTranscriptState = (): TranscriptState => ({ pending: new Map() });
+export const newTranscriptState = (): TranscriptState => ({
+  pending: new Map(),
+  skippedTurns: new Map(),
+  dropped: new Set(),
+});
 
 /** Line types that carry nothing to learn (sessions' titles, system notes, Claude Code's bookkeeping). */
 export const QUIET_LINE_TYPES: ReadonlySet<string> = new Set([
@@ -90,6 +103,18 @@ export function contentText(content: unknown): string {
     .filter((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string')
     .map((b) => (b as { text: string }).text)
     .join('\n');
+}
+
+/**
+ * The text of a `user` line a person typed, if it is one: no tool result, not a sub-agent's task, not Claude
+ * Code's own note, not a command's echo.
+ */
+function personPrompt(value: Record<string, unknown>): string | undefined {
+  const content = isObject(value.message) ? value.message.content : undefined;
+  if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === 'tool_result')) return undefined;
+  if (value.isSidechain === true || value.isMeta === true || value.isCompactSummary === true) return undefined;
+  const text = contentText(content);
+  return text.trim() === '' || NOT_TYPED.test(text) ? undefined : text;
 }
 
 /** Reads one line (without its newline); `state` keeps the calls waiting for their results. */
@@ -129,7 +154,8 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
           : undefined;
   if (missing !== undefined)
     return { events: [], type, skipped: { reason: 'missing field', why: `a ${type} line without a valid ${missing}` } };
-  if (state.clock !== undefined && aheadOfClock(at, state.clock.now))
+  if (state.clock !== undefined && aheadOfClock(at, state.clock.now)) {
+    if (type === 'user' && personPrompt(value) !== undefined) state.skippedTurns.set(session as string, state.line);
     return {
       events: [],
       type,
@@ -141,13 +167,20 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
           `(${new Date(state.clock.now).toISOString()}): what it taught would not decay until then`,
       },
     };
+  }
   const s = session as string;
   const cwd = typeof value.cwd === 'string' && value.cwd !== '' ? { cwd: value.cwd } : {};
   const content = (message as Record<string, unknown>).content;
   const blocks = Array.isArray(content) ? content.filter(isObject) : [];
   if (type === 'assistant') {
+    const skippedTurn = state.skippedTurns.has(s);
+    const dropped: string[] = [];
     for (const b of blocks) {
-      if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+      if (b.type !== 'tool_use' || typeof b.id !== 'string' || typeof b.name !== 'string') continue;
+      if (skippedTurn) {
+        state.dropped.add(b.id);
+        dropped.push(b.name);
+      } else
         state.pending.set(b.id, {
           session: s,
           tool: b.name,
@@ -156,15 +189,25 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
           ...(state.line === undefined ? {} : { line: state.line }),
         });
     }
-    return { events: [], type };
+    if (dropped.length === 0) return { events: [], type };
+    const line = state.skippedTurns.get(s);
+    return {
+      events: [],
+      type,
+      skipped: {
+        reason: 'call of a skipped prompt',
+        why:
+          `${dropped.map((t) => JSON.stringify(t.slice(0, 80))).join(', ')} ` +
+          `${dropped.length === 1 ? 'call' : 'calls'} in the turn of the prompt ` +
+          `${line === undefined ? 'skipped before it' : `on line ${line}, skipped`} (dated ahead of the clock)`,
+      },
+    };
   }
   const results = blocks.filter((b) => b.type === 'tool_result');
   if (results.length === 0) {
-    // A person's prompt: not a sub-agent's task, not Claude Code's own note, not a command's echo.
-    const text = contentText(content);
-    if (value.isSidechain === true || value.isMeta === true || value.isCompactSummary === true)
-      return { events: [], type };
-    if (text.trim() === '' || NOT_TYPED.test(text)) return { events: [], type };
+    const text = personPrompt(value);
+    if (text === undefined) return { events: [], type };
+    state.skippedTurns.delete(s);
     const key = typeof value.uuid === 'string' && value.uuid !== '' ? value.uuid : `${s}@${at}`;
     return { events: [{ kind: 'prompt', session: s, key, at, ...cwd, prompt: text }], type };
   }
@@ -172,6 +215,7 @@ export function readTranscriptLine(line: string, state: TranscriptState): LineOu
   let orphan: string | undefined;
   for (const r of results) {
     const id = typeof r.tool_use_id === 'string' ? r.tool_use_id : '';
+    if (state.dropped.delete(id)) continue;
     const call = state.pending.get(id);
     if (call === undefined) {
       orphan ??= id;
