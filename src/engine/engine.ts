@@ -771,8 +771,14 @@ export class Credence {
   }
 
   /** Records observations (the seed 004 schema, checked at run time too); the same content twice is stored once. */
-  async observe(
+  observe(observations: readonly ObservationInput[]): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
+    return this.#observe(observations, (i) => `observations[${i}].`);
+  }
+
+  /** {@link observe}, its errors naming each observation's fields after `at(i)` (`observations[0].`, or nothing). */
+  async #observe(
     observations: readonly ObservationInput[],
+    at: (i: number) => string,
   ): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
     requireList('observations', observations);
     observations.forEach((o, i) => limits.requireObservationWithinLimits(`observations[${i}]`, o));
@@ -782,7 +788,7 @@ export class Credence {
     checked.forEach((o, i) => {
       const ahead = aheadOfClockReason(o.timestamp, now, undefined, this.#clockName);
       if (ahead !== undefined)
-        throw new CredenceError('INVALID_INPUT', `invalid observation: observations[${i}].timestamp: ${ahead}`);
+        throw new CredenceError('INVALID_INPUT', `invalid observation: ${at(i)}timestamp: ${ahead}`);
     });
     const report = await this.#besideGraph(false, () => addObservations(this.#store, this.scope, checked));
     await this.#recallTakesWrite();
@@ -793,7 +799,8 @@ export class Credence {
    * Records one observation stated now: its time defaults to the clock, its confidence to seed 004's f(type, evidence).
    */
   observeNow(observation: ObservationDraft): Promise<{ inserted: number; duplicates: number; ids: string[] }> {
-    return this.observe([withObservationDefaults(observation, this.now()) as ObservationInput]);
+    // One observation, its fields named as given (the MCP tool `observe`), not as a list's first (walk 20, item 8).
+    return this.#observe([withObservationDefaults(observation, this.now()) as ObservationInput], () => '');
   }
 
   /**
