@@ -9,6 +9,7 @@
 import { staleInstallError } from '../platform/stale-install.js';
 import { databaseUrl } from '../platform/store-location.js';
 import { openTeamStore } from '../store/open/open-store.js';
+import { markedDamaged } from '../store/sqlite/damaged.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { HOOK_LIMITS } from './fast.js';
@@ -37,6 +38,13 @@ export async function openHookStore(
     throw staleInstallError(error, 'hook');
   }
 }
+
+/**
+ * Whether the SQLite store a hook would learn into carries the mark of one found damaged (store/sqlite/damaged):
+ * a writer refuses it, so learning could only fail (walk 20, item 9). Never for the team server's store.
+ */
+export const hookStoreMarkedDamaged = (db: string, env: NodeJS.ProcessEnv): boolean =>
+  databaseUrl({}, env) === undefined && markedDamaged(db);
 
 async function open(db: string, env: NodeJS.ProcessEnv, options: { read?: boolean }): Promise<Store> {
   const url = databaseUrl({}, env);

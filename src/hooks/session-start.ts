@@ -16,7 +16,7 @@ import type { Store } from '../store/types.js';
 import { sessionContext, withdrawForgottenAtStart } from './context.js';
 import { eventTime } from './fast.js';
 import { handOffLearning } from './hand-off.js';
-import { openHookStore } from './open-store.js';
+import { hookStoreMarkedDamaged, openHookStore } from './open-store.js';
 import { parseHookPayload, type HookPayload } from './payload.js';
 import { isBusy } from './queue.js';
 import { spoolHasEvents } from './spool.js';
@@ -66,6 +66,14 @@ export async function runSessionStartHook(
     );
   } finally {
     await store?.close().catch(() => {});
+  }
+  // Marked damaged, the store refuses the learning process's writes: it is not started to fail (walk 20, item 9).
+  if (queued && hookStoreMarkedDamaged(where.path, env)) {
+    queued = false;
+    warn(
+      `SessionStart: the database at ${where.path} is marked damaged: nothing queued is learned into it ` +
+        '(`credence status` checks it again)',
+    );
   }
   if (!queued) return out;
   const problem = await handOffLearning(p, env, where.files, (text) => {

@@ -179,4 +179,25 @@ describe('a session start prints its context from the read path (issue 20)', () 
     expect(start.stdout).toBe('');
     expect(start.stderr).toMatch(/^credence hook: SessionStart: [^\n]*malformed[^\n]*\n$/);
   }, 120_000);
+
+  it('on a store marked damaged: no learning at session start, and the refusal in one line (walk 20, item 9)', () => {
+    const p = project();
+    p.hook(call(1));
+    p.hook({ hook_event_name: 'Stop', stop_hook_active: false }, { CREDENCE_HOOK_WAIT: '1' });
+    // Page 4 (the index edges_to) no session start reads: the quick check of `status` finds it and marks the store.
+    const bytes = readFileSync(p.db);
+    const page = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
+    bytes.fill(0xde, page * 3, page * 4);
+    writeFileSync(p.db, bytes);
+    expect(p.run(['status']).status).toBe(1);
+    expect(existsSync(`${p.db}.damaged`)).toBe(true);
+    p.hook(call(2));
+    const start = p.hook({ hook_event_name: 'SessionStart', source: 'startup' }, { CREDENCE_HOOK_WAIT: '1' });
+    expect(start.stderr).toBe(
+      `credence hook: SessionStart: the database at ${p.db} is marked damaged: nothing queued is learned into it ` +
+        '(`credence status` checks it again)\n',
+    );
+    const stop = p.hook({ hook_event_name: 'Stop', stop_hook_active: false }, { CREDENCE_HOOK_WAIT: '1' });
+    expect(stop.stderr).toMatch(/^credence hook: Stop: cannot write the database at [^\n]* it is damaged [^\n]*\n$/);
+  }, 120_000);
 });

@@ -31,13 +31,23 @@ export const isCorrupt = (error: unknown): boolean => isSqliteCorruptCode(codeOf
 /** Whether `error` says the file is damaged or is not a SQLite database (isSqliteDamagedCode). */
 export const isDamagedError = (error: unknown): boolean => isSqliteDamagedCode(codeOf(error));
 
+/**
+ * The first three problems SQLite's check found, on one line: its text holds newlines (`*** in database main ***`,
+ * then the page), and a hook says any failure in one line on stderr (walk 20, item 9).
+ */
+const problemsLine = (problems: readonly string[]): string =>
+  problems
+    .slice(0, 3)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .join('; ');
+
 /** Marks the store at `path` damaged, saying what was found; best effort (a read-only folder keeps no mark). */
 export function markDamaged(path: string, problems: readonly string[]): void {
   if (path === ':memory:' || problems.length === 0) return;
   try {
     writeFileSync(
       damageMark(path),
-      `SQLite found the store ${path} damaged: ${problems.slice(0, 3).join('; ')}\n` +
+      `SQLite found the store ${path} damaged: ${problemsLine(problems)}\n` +
         'Credence refuses to write into it; save what is readable with `credence dump FILE --salvage`, then ' +
         '`credence restore FILE --db NEW.db`. This file goes once the store at this path is sound again.\n',
       { mode: 0o600 },
@@ -88,7 +98,7 @@ export function clearDamaged(path: string): void {
 export function damagedRefusal(path: string, problems: readonly string[]): CredenceError {
   return new CredenceError(
     'STORE_UNAVAILABLE',
-    `cannot write the database at ${path}: it is damaged (${problems.slice(0, 3).join('; ')}), so nothing is ` +
+    `cannot write the database at ${path}: it is damaged (${problemsLine(problems)}), so nothing is ` +
       'written into it; save what is readable with `credence dump FILE --salvage`, then ' +
       '`credence restore FILE --db NEW.db` and use NEW.db',
     { details: { path, damaged: true } },
