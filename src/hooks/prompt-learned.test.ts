@@ -20,6 +20,29 @@ const T0 = Date.parse('2026-11-02T09:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'credence-prompt-learned-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * A project whose store learned a skill from `rule` (said three times, a day apart) at a fixed now, and the prompt
+ * hook asked there at that now: its stdout.
+ */
+async function learnedProject(name: string, rule: readonly string[]) {
+  const project = join(dir, name);
+  mkdirSync(join(project, '.git'), { recursive: true });
+  const db = join(dir, `${name}.db`);
+  const scope = resolveScope({ cwd: project }).scope;
+  const store = openSqliteStore({ path: db });
+  const now = T0 + 2 * DAY + 3_600_000;
+  const c = await openCredence({ store, scope, now: () => now, cwd: project });
+  await c.observe(rule.map((text, k) => said(text, T0 + k * DAY)));
+  const ask = async (prompt: string) => {
+    const parsed = parseHookPayload(
+      JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    return (await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() })).stdout;
+  };
+  return { c, store, project, ask };
+}
+
 describe('the prompt hook and learned skills', () => {
   it('offers a skill the session start loads, and no longer once contradicted below 0.5', async () => {
     const project = join(dir, 'project');
@@ -66,46 +89,20 @@ describe('the prompt hook and learned skills', () => {
   });
 
   it('names no file that is gone: a skill whose file was deleted is offered without one', async () => {
-    const project = join(dir, 'deleted');
-    mkdirSync(join(project, '.git'), { recursive: true });
-    const db = join(dir, 'deleted.db');
-    const scope = resolveScope({ cwd: project }).scope;
-    const store = openSqliteStore({ path: db });
-    const now = T0 + 2 * DAY + 3_600_000;
-    const c = await openCredence({ store, scope, now: () => now, cwd: project });
     const RG = ['Always use rg instead of grep', 'Always use rg instead of grep', 'always use rg instead of grep!!'];
-    await c.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    const { c, store, project, ask } = await learnedProject('deleted', RG);
     const file = (await c.evolve()).skillsUpdated[0]?.file as string;
     rmSync(join(project, file));
-    const parsed = parseHookPayload(
-      JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt: 'rg or grep?' }),
-    );
-    if (!parsed.ok) throw new Error(parsed.message);
-    const out = await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() });
-    expect(out.stdout).toMatch(/\[SKILL, \w+\] rg: /);
-    expect(out.stdout).not.toContain('SKILL.md');
+    const out = await ask('rg or grep?');
+    expect(out).toMatch(/\[SKILL, \w+\] rg: /);
+    expect(out).not.toContain('SKILL.md');
     await store.close();
   });
 
   it('offers a skill only at a prompt sharing a word of its topic, not "use" or "here" (walk 17 item 8)', async () => {
-    const project = join(dir, 'topic');
-    mkdirSync(join(project, '.git'), { recursive: true });
-    const db = join(dir, 'topic.db');
-    const scope = resolveScope({ cwd: project }).scope;
-    const store = openSqliteStore({ path: db });
-    const now = T0 + 2 * DAY + 3_600_000;
-    const c = await openCredence({ store, scope, now: () => now, cwd: project });
     const RG = ['Always use rg here instead of grep', 'Always use rg here instead of grep', 'always use rg here!!'];
-    await c.observe(RG.map((text, k) => said(text, T0 + k * DAY)));
+    const { c, store, ask } = await learnedProject('topic', RG);
     expect((await c.evolve()).skillsUpdated).toHaveLength(1);
-    const ask = async (prompt: string) => {
-      const parsed = parseHookPayload(
-        JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
-      );
-      if (!parsed.ok) throw new Error(parsed.message);
-      return (await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() }))
-        .stdout;
-    };
     expect(await ask('Can you use a Map here?')).not.toContain('[SKILL');
     expect(await ask('Always use the staging config here')).not.toContain('[SKILL');
     expect(await ask('rg?')).toContain('[SKILL');
@@ -114,28 +111,13 @@ describe('the prompt hook and learned skills', () => {
   });
 
   it('offers a skill at a prompt naming its topic in another form, "deploying" (review G item 4)', async () => {
-    const project = join(dir, 'deploying');
-    mkdirSync(join(project, '.git'), { recursive: true });
-    const db = join(dir, 'deploying.db');
-    const scope = resolveScope({ cwd: project }).scope;
-    const store = openSqliteStore({ path: db });
-    const now = T0 + 2 * DAY + 3_600_000;
-    const c = await openCredence({ store, scope, now: () => now, cwd: project });
     const RULE = [
       'Always deploy to staging before production',
       'Always deploy to staging before production',
       'always deploy to staging before production!!',
     ];
-    await c.observe(RULE.map((text, k) => said(text, T0 + k * DAY)));
+    const { c, store, ask } = await learnedProject('deploying', RULE);
     expect((await c.evolve()).skillsUpdated).toHaveLength(1);
-    const ask = async (prompt: string) => {
-      const parsed = parseHookPayload(
-        JSON.stringify({ session_id: 's1', cwd: project, hook_event_name: 'UserPromptSubmit', prompt }),
-      );
-      if (!parsed.ok) throw new Error(parsed.message);
-      return (await runPromptHook(parsed.payload, { CREDENCE_DB: db, CREDENCE_NOW: new Date(now).toISOString() }))
-        .stdout;
-    };
     expect(await ask('Can you deploy it?')).toContain('[SKILL');
     expect(await ask('How are we deploying this?')).toContain('[SKILL');
     expect(await ask('Can you use a Map here?')).not.toContain('[SKILL');
