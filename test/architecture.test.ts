@@ -327,6 +327,11 @@ const STORE_ALLOWED: readonly Allowed[] = [
   // because a hook runs on every tool call.
   { from: 'src/hooks/open-store.ts', to: 'src/store/open/open-store.ts', why: 'the hooks’ one fast opener' },
   { from: 'src/hooks/open-store.ts', to: 'src/store/sqlite/sqlite-store.ts', why: 'the hooks’ one fast opener' },
+  {
+    from: 'src/hooks/open-store.ts',
+    to: 'src/store/sqlite/damaged.ts',
+    why: 'the hooks’ one fast opener asks whether the store it would learn into is marked damaged (walk 20, item 9)',
+  },
 ];
 
 /** Folder cycles of the real tree left for a later change, each with why (reported). */

@@ -5,9 +5,8 @@
  * calls are shaped, scrubbed and cut exactly as the hooks queue them (hooks/fast), queued in the hooks'
  * queue and learned by the hooks' ingest, a session at a time, in slices of {@link IMPORT_LIMITS.slice}
  * events (engine `importSession`: what an earlier import took is not taken again). Event times are the
- * transcript's; a line dated more than a day after the import's clock is skipped as one that cannot be read (a prompt
- * so skipped with the calls of its turn). Lines
- * that cannot be read are counted by reason and named (file:line, why), never fatal.
+ * transcript's; a line dated over a day after the import's clock cannot be read (a prompt: with its turn's calls).
+ * Lines that cannot be read are counted by reason and named (file:line, why), never fatal.
  */
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
