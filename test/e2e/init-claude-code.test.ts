@@ -45,6 +45,33 @@ const credenceCommands = (settings: any): string[] =>
     .flatMap((groups: any) => groups.flatMap((g: any) => g.hooks.map((h: any) => h.command)))
     .filter((c: string) => c.includes('hook claude-code'));
 
+/**
+ * Runs the hook commands `.claude/settings.json` holds in `dir` through the shell as written, for one session's
+ * start, a Read and its end (as Claude Code would, `CREDENCE_HOOK_WAIT=1`), with `env` besides: each command's result.
+ */
+function runSettingsHooks(dir: string, sessionId: string, env: Record<string, string> = {}) {
+  const settings = JSON.parse(read(dir, '.claude/settings.json'));
+  const session = { session_id: sessionId, cwd: dir };
+  const events = [
+    { hook_event_name: 'SessionStart', source: 'startup' },
+    {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: join(dir, 'a.txt') },
+      tool_response: 'a',
+    },
+    { hook_event_name: 'SessionEnd', reason: 'exit' },
+  ];
+  return events.map((event) =>
+    spawnSync('/bin/sh', ['-c', settings.hooks[event.hook_event_name][0].hooks[0].command as string], {
+      cwd: dir,
+      encoding: 'utf8',
+      input: JSON.stringify({ ...session, ...event }),
+      env: { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_PROJECT_DIR: dir, CREDENCE_HOOK_WAIT: '1', ...env },
+    }),
+  );
+}
+
 describe('credence init --claude-code', () => {
   it('creates the store and writes the hooks, the MCP server, the skills folder and observe.json', () => {
     const { dir, db } = project();
@@ -219,32 +246,7 @@ describe('credence init --claude-code: what it writes starts on this machine (is
   it('each hook command of .claude/settings.json, run through the shell as written, learns the call (issue 22)', () => {
     const { dir, db } = project();
     expect(credence(dir, ['init', '--claude-code', '--db', db]).code).toBe(0);
-    const settings = JSON.parse(read(dir, '.claude/settings.json'));
-    const session = { session_id: 'init-1', cwd: dir };
-    const events = [
-      { hook_event_name: 'SessionStart', source: 'startup' },
-      {
-        hook_event_name: 'PostToolUse',
-        tool_name: 'Read',
-        tool_input: { file_path: join(dir, 'a.txt') },
-        tool_response: 'a',
-      },
-      { hook_event_name: 'SessionEnd', reason: 'exit' },
-    ];
-    for (const event of events) {
-      const command = settings.hooks[event.hook_event_name][0].hooks[0].command as string;
-      const r = spawnSync('/bin/sh', ['-c', command], {
-        cwd: dir,
-        encoding: 'utf8',
-        input: JSON.stringify({ ...session, ...event }),
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: root,
-          CLAUDE_PROJECT_DIR: dir,
-          CREDENCE_DB: db,
-          CREDENCE_HOOK_WAIT: '1',
-        },
-      });
+    for (const r of runSettingsHooks(dir, 'init-1', { CREDENCE_DB: db })) {
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
     }
@@ -254,35 +256,8 @@ describe('credence init --claude-code: what it writes starts on this machine (is
 });
 
 describe('credence init --claude-code: the store chosen is the one Claude Code uses (walk 16, item 5)', () => {
-  const hookEnv = (dir: string) => ({
-    PATH: process.env.PATH ?? '',
-    HOME: root,
-    CLAUDE_PROJECT_DIR: dir,
-    CREDENCE_HOOK_WAIT: '1',
-  });
   const runHooks = (dir: string) => {
-    const settings = JSON.parse(read(dir, '.claude/settings.json'));
-    const session = { session_id: 'pin-1', cwd: dir };
-    const events = [
-      { hook_event_name: 'SessionStart', source: 'startup' },
-      {
-        hook_event_name: 'PostToolUse',
-        tool_name: 'Read',
-        tool_input: { file_path: join(dir, 'a.txt') },
-        tool_response: 'a',
-      },
-      { hook_event_name: 'SessionEnd', reason: 'exit' },
-    ];
-    for (const event of events) {
-      const command = settings.hooks[event.hook_event_name][0].hooks[0].command as string;
-      const r = spawnSync('/bin/sh', ['-c', command], {
-        cwd: dir,
-        encoding: 'utf8',
-        input: JSON.stringify({ ...session, ...event }),
-        env: hookEnv(dir),
-      });
-      expect(r.status, r.stderr).toBe(0);
-    }
+    for (const r of runSettingsHooks(dir, 'pin-1')) expect(r.status, r.stderr).toBe(0);
   };
 
   it('--db: hooks started without CREDENCE_DB learn into that file, and the MCP server is given it', () => {
