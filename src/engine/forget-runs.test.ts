@@ -178,8 +178,8 @@ describe('forget a run or a Claude Code session', () => {
     await credence.close();
   });
 
-  // Walk 16, item 14: two forgets of one workflow (or run) arriving together both said they forgot its runs.
-  it('two forgets of one workflow or run at once: one forgets the runs, the other finds nothing', async () => {
+  /** An engine holding two runs of one workflow (fetch the weather, translate it), and how to make another. */
+  const twoTranslations = async () => {
     const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
     const run = (intent: string) => ({
       intent,
@@ -189,6 +189,12 @@ describe('forget a run or a Claude Code session', () => {
       ],
     });
     await credence.recordExecutions([run('translate the weather'), run('translate the forecast')]);
+    return { credence, run };
+  };
+
+  // Walk 16, item 14: two forgets of one workflow (or run) arriving together both said they forgot its runs.
+  it('two forgets of one workflow or run at once: one forgets the runs, the other finds nothing', async () => {
+    const { credence, run } = await twoTranslations();
     const [workflow] = await credence.workflows();
     const outcomes = async (id: string) =>
       (await Promise.allSettled([credence.forget(id), credence.forget(id)])).map((o) =>
@@ -204,15 +210,7 @@ describe('forget a run or a Claude Code session', () => {
 
   // Review F, 12: a run and its workflow (or a turn and its session) forgotten together both reported the shared run.
   it('a run and its workflow, or a turn and its session, forgotten at once: each reports what it deleted', async () => {
-    const credence = await openCredence({ store: openSqliteStore({ path: ':memory:' }), scope: 'p', now: () => AT });
-    const run = (intent: string) => ({
-      intent,
-      calls: [
-        { tool: 'fetch_weather', status: 'success' as const },
-        { tool: 'translate_text', status: 'success' as const, consumes: [0] },
-      ],
-    });
-    await credence.recordExecutions([run('translate the weather'), run('translate the forecast')]);
+    const { credence, run } = await twoTranslations();
     const [workflow] = await credence.workflows();
     const ids = (await credence.runs()).map((r) => r.id).sort();
     const reported = async (a: string, b: string) =>
