@@ -41,6 +41,14 @@ interface Box {
   w: number;
   h: number;
 }
+/** Ten reliability bins of 10 outcomes each, every one holding half the time: the report the calibration page draws. */
+const HALF_BINS = Array.from({ length: 10 }, (_, i) => ({
+  lo: i / 10,
+  hi: (i + 1) / 10,
+  count: 10,
+  meanConfidence: i / 10 + 0.05,
+  observedRate: 0.5,
+}));
 const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 /** What a page function reads of the DOM (the project is type-checked without the DOM's types). */
 interface Doc {
@@ -325,13 +333,6 @@ const executablePath = chromiumFor('dashboard layout tests');
     });
 
     it('says in one line per kind which calibrator its results use, and why', async () => {
-      const bins = Array.from({ length: 10 }, (_, i) => ({
-        lo: i / 10,
-        hi: (i + 1) / 10,
-        count: 10,
-        meanConfidence: i / 10 + 0.05,
-        observedRate: 0.5,
-      }));
       const brier = { seed: 0.25, 'base-rate': 0.2, logistic: 0.19, map: 0.18 };
       const selection = (calibrator: string) => ({
         calibrator,
@@ -345,7 +346,7 @@ const executablePath = chromiumFor('dashboard layout tests');
         kind: k,
         outcomes: 100,
         positives: 50,
-        bins,
+        bins: HALF_BINS,
         ece: 0.1,
         brier: 0.25,
         enough: true,
@@ -385,13 +386,6 @@ const executablePath = chromiumFor('dashboard layout tests');
     });
 
     it('says why the logistic calibrator was chosen: the choice it beat, or the refuted seed', async () => {
-      const bins = Array.from({ length: 10 }, (_, i) => ({
-        lo: i / 10,
-        hi: (i + 1) / 10,
-        count: 10,
-        meanConfidence: i / 10 + 0.05,
-        observedRate: 0.5,
-      }));
       // As the selection reports them (core/calibration/selection): the gain over the choice among the others
       // decides, unless the seed was that choice and Cox's test on the newest half refuted it.
       const selection = (
@@ -414,7 +408,7 @@ const executablePath = chromiumFor('dashboard layout tests');
         kind: k,
         outcomes: 190,
         positives: 150,
-        bins,
+        bins: HALF_BINS,
         ece: 0.17,
         brier: 0.23,
         enough: true,
