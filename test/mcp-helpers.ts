@@ -110,10 +110,14 @@ export function textOf(result: unknown): string {
 }
 
 /**
- * A gateway of one downstream server, `fs`, with the tools `names` (as `fs:<name>`), answering at once: `fs:broken`
- * with an error, every other `ran <id>`; each call's id is pushed on `called`.
+ * A gateway of one downstream server, `fs`, with the tools `names` (as `fs:<name>`), answering at once: with an error
+ * when `fails(id)` (by default for `fs:broken`), else `ran <id>`; each call's id is pushed on `called`.
  */
-export function fakeFsGateway(names: readonly string[], called: string[] = []): Gateway {
+export function fakeFsGateway(
+  names: readonly string[],
+  called: string[] = [],
+  fails: (id: string) => boolean = (id) => id === 'fs:broken',
+): Gateway {
   const tools: DownstreamTool[] = names.map((name) => ({
     id: `fs:${name}`,
     server: 'fs',
@@ -129,7 +133,7 @@ export function fakeFsGateway(names: readonly string[], called: string[] = []): 
     knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
     call: async (id: string): Promise<CallToolResult> => {
       called.push(id);
-      return { content: [{ type: 'text', text: `ran ${id}` }], ...(id === 'fs:broken' ? { isError: true } : {}) };
+      return { content: [{ type: 'text', text: `ran ${id}` }], ...(fails(id) ? { isError: true } : {}) };
     },
   };
   return fake as unknown as Gateway;

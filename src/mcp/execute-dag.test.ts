@@ -257,24 +257,7 @@ describe('execute_dag lets a DAG’s own record stand in for a seed confidence b
 /** A gateway of two tools, `fs:flaky_fetch` failing every other call and `fs:read_file`. */
 function flakyGateway(): Gateway {
   let n = 0;
-  const tools = ['flaky_fetch', 'read_file'].map((name) => ({
-    id: `fs:${name}`,
-    server: 'fs',
-    name,
-    tool: { name, description: `${name} files`, inputSchema: { type: 'object' } },
-  }));
-  return {
-    version: 1,
-    tools: () => tools,
-    tool: (id: string) => tools.find((t) => t.id === id),
-    servers: () => ['fs'],
-    routes: (id: string) => id.startsWith('fs:'),
-    knows: (id: string) => (tools.some((t) => t.id === id) ? 'yes' : 'no'),
-    call: async (id: string) => ({
-      content: [{ type: 'text', text: `ran ${id}` }],
-      ...(id === 'fs:flaky_fetch' && (n += 1) % 2 === 1 ? { isError: true } : {}),
-    }),
-  } as unknown as Gateway;
+  return fakeFsGateway(['flaky_fetch', 'read_file'], [], (id) => id === 'fs:flaky_fetch' && (n += 1) % 2 === 1);
 }
 
 /** The engine and the gateway in-process, driven over MCP: `run(tasks)` calls execute_dag with a workflow. */
